@@ -1,0 +1,64 @@
+"""Typed errors of the library. Only ``kg.cli`` turns them into messages and exit codes."""
+
+from __future__ import annotations
+
+
+def safe_text(text: object, limit: int = 200) -> str:
+    """``text`` made safe for one terminal line: control characters escaped, length capped."""
+    shown = str(text)
+    if len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for ch in shown
+    )
+
+
+class KgError(Exception):
+    """Base class of every error ``kg`` raises on purpose."""
+
+
+class UsageError(KgError):
+    """The caller asked for something that cannot be done (unknown query, bad option value)."""
+
+
+class SourceError(KgError):
+    """An input file cannot be read as a catalog, a record or an edges file."""
+
+    def __init__(self, source: str, message: str) -> None:
+        self.source = source
+        self.message = message
+        super().__init__(f"{safe_text(source)}: {safe_text(message, 400)}")
+
+
+class RecordError(KgError):
+    """One record or edge breaks the model: says where (file, index, id) and which field path."""
+
+    def __init__(self, source: str, index: int | None, record_id: str | None, path: str, message: str) -> None:
+        self.source = source
+        self.index = index
+        self.record_id = record_id
+        self.path = path
+        self.message = message
+        where = safe_text(source)
+        if index is not None:
+            where += f": [{index}]"
+        if record_id is not None:
+            where += f" {safe_text(record_id, 80)}"
+        super().__init__(f"{where}: {safe_text(path, 120)}: {safe_text(message, 300)}")
+
+
+class InputRejected(KgError):
+    """Strict mode: the input holds bad records, so nothing was written."""
+
+    def __init__(self, errors: list[RecordError]) -> None:
+        self.errors = errors
+        super().__init__(f"{len(errors)} bad record(s); nothing written (strict mode)")
+
+
+class StoreError(KgError):
+    """The store cannot be opened or written (locked by another process, bad directory)."""
+
+
+class QueryError(KgError):
+    """A SPARQL query is malformed or its parameters do not fit."""

@@ -1,0 +1,548 @@
+"""The typed record model: catalog records and edges, normalised from either input shape.
+
+No I/O and no RDF here. ``record_from_json`` checks the structure of one record
+(types of the fields the graph is built from) and raises ``RecordError`` naming
+the field path; catalog *rules* (tier range, statuses, citation rules, ...) are
+left to SHACL so that ``kg validate`` can report them. ``record_to_json`` rebuilds
+the exact input object: keys present with ``null`` stay ``null``, absent keys stay
+absent, unknown keys are carried in ``extra``.
+
+>>> rec = record_from_json({"id": "mem0", "name": "Mem0", "tier": 1, "url": None,
+...     "last_verified_at": "2026-05-14", "sections": [], "taxonomy": {}, "cells": {},
+...     "x-note": [1, 2]})
+>>> rec.extra
+{'x-note': [1, 2]}
+>>> record_to_json(rec)["x-note"]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from dataclasses import field as _field
+from typing import Any, Union
+
+from .errors import RecordError
+
+Json = Union[None, bool, int, float, str, list, dict]
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)?$")
+
+
+class _Missing:
+    """Marks a key that was absent from the input (as opposed to present with null)."""
+
+    _instance = None
+
+    def __new__(cls) -> "_Missing":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass
+class Cell:
+    """One cell: a claim about one column of one system."""
+
+    slug: str
+    value: Json = MISSING
+    citation: str | None = MISSING
+    status: str | None = MISSING
+    tier: str | None = MISSING
+    last_verified_at: str | None = MISSING
+    source_class: str | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class SectionListing:
+    """One section a record is listed in. ``as_name`` when the input gave a bare name."""
+
+    section: str
+    subsection: str | None = MISSING
+    primary: bool | None = MISSING
+    reason: str | None = MISSING
+    as_name: bool = False
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class TaxonomyValue:
+    value: Json
+    primary: bool | None = MISSING
+    reason: str | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class FieldChange:
+    field: str | None = MISSING
+    label: str | None = MISSING
+    from_value: Json = MISSING
+    to_value: Json = MISSING
+    source: str | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class HistoryEntry:
+    date: str | None = MISSING
+    commit: str | None = MISSING
+    pr: int | None = MISSING
+    kind: str | None = MISSING
+    changes: list[FieldChange] | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class Provenance:
+    """One ``_provenance`` entry: where the value of one column came from."""
+
+    slug: str
+    source: str | None = MISSING
+    verified: bool | None = MISSING
+    author: str | None = MISSING
+    model_id: str | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class Lifecycle:
+    status: str | None = MISSING
+    severity: int | None = MISSING
+    note: str | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """One catalog record, whichever shape it came in."""
+
+    id: str
+    name: str
+    tier: int
+    url: str | None = MISSING
+    last_verified_at: str | None = MISSING
+    sections: list[SectionListing] | None = MISSING
+    declared_section: str | None = MISSING  # export shape: top-level "section"
+    taxonomy: dict[str, list[TaxonomyValue]] | None = MISSING
+    cells: dict[str, Cell] | None = MISSING
+    provenance: dict[str, Provenance] | None = MISSING
+    lifecycle: Lifecycle | None = MISSING
+    history: list[HistoryEntry] | None = MISSING
+    decay_cause: str | None = MISSING
+    decay_date: str | None = MISSING
+    decay_evidence: str | None = MISSING
+    family: str | None = MISSING
+    page: str | None = MISSING
+    license: str | None = MISSING
+    source: str | None = MISSING
+    corroboration: Json = MISSING
+    edges: Json = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+    @property
+    def primary_section(self) -> str | None:
+        """The name of the primary section: the listing marked primary, else the declared one."""
+        for listing in self.sections or ():
+            if listing.primary is True:
+                return listing.section
+        if isinstance(self.declared_section, str):
+            return self.declared_section
+        return None
+
+
+@dataclass
+class Edge:
+    """One typed edge between two records."""
+
+    source: str
+    target: str
+    type: str
+    evidence: str | None = MISSING
+    citation: str | None = MISSING
+    is_influential: bool | None = MISSING
+    extra: dict[str, Json] = _field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.source, self.target, self.type)
+
+
+# ---------------------------------------------------------------------------
+# Reading: JSON -> model. A small cursor keeps the field path for error messages.
+
+
+class _At:
+    """Where we are in the input: file, index, record id and the field path so far."""
+
+    def __init__(self, source: str, index: int | None, record_id: str | None, path: str = "") -> None:
+        self.source, self.index, self.record_id, self.path = source, index, record_id, path
+
+    def down(self, key: str | int) -> "_At":
+        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if self.path else str(key))
+        return _At(self.source, self.index, self.record_id, self.path + step)
+
+    def fail(self, message: str) -> RecordError:
+        return RecordError(self.source, self.index, self.record_id, self.path or "(record)", message)
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}
+
+
+def _typed(value: Any, kinds: tuple[type, ...], at: _At, nullable: bool) -> Any:
+    if value is None:
+        if nullable:
+            return None
+        raise at.fail("must not be null")
+    # bool is a subclass of int in Python; a JSON true is never an integer here
+    if isinstance(value, bool) and bool not in kinds:
+        raise at.fail(f"must be {' or '.join(_TYPE_NAMES[k] for k in kinds)}, not a boolean")
+    if not isinstance(value, kinds):
+        raise at.fail(f"must be {' or '.join(_TYPE_NAMES[k] for k in kinds)}, not {type(value).__name__}")
+    return value
+
+
+def _take(obj: dict, key: str, kinds: tuple[type, ...], at: _At, *, required: bool = False,
+          nullable: bool = True) -> Any:
+    """Value of ``key`` checked against ``kinds``; MISSING when absent and not required."""
+    if key not in obj:
+        if required:
+            raise at.down(key).fail("is missing")
+        return MISSING
+    return _typed(obj[key], kinds, at.down(key), nullable)
+
+
+def _extra(obj: dict, known: frozenset[str]) -> dict[str, Json]:
+    return {k: v for k, v in obj.items() if k not in known}
+
+
+def _object(value: Any, at: _At) -> dict:
+    return _typed(value, (dict,), at, nullable=False)
+
+
+_CELL_KEYS = frozenset({"value", "citation", "status", "tier", "last_verified_at", "source_class"})
+
+
+def _cell(slug: str, obj: Any, at: _At) -> Cell:
+    obj = _object(obj, at)
+    value = obj.get("value", MISSING)
+    if isinstance(value, (dict, list)):
+        raise at.down("value").fail("must be a string, a number, true/false or null")
+    return Cell(
+        slug=slug,
+        value=value,
+        citation=_take(obj, "citation", (str,), at),
+        status=_take(obj, "status", (str,), at),
+        tier=_take(obj, "tier", (str,), at),
+        last_verified_at=_take(obj, "last_verified_at", (str,), at),
+        source_class=_take(obj, "source_class", (str,), at),
+        extra=_extra(obj, _CELL_KEYS),
+    )
+
+
+_SECTION_KEYS = frozenset({"section", "subsection", "primary", "reason"})
+
+
+def _section(item: Any, at: _At) -> SectionListing:
+    if isinstance(item, str):
+        return SectionListing(section=item, as_name=True)
+    obj = _object(item, at)
+    return SectionListing(
+        section=_take(obj, "section", (str,), at, required=True, nullable=False),
+        subsection=_take(obj, "subsection", (str,), at),
+        primary=_take(obj, "primary", (bool,), at),
+        reason=_take(obj, "reason", (str,), at),
+        extra=_extra(obj, _SECTION_KEYS),
+    )
+
+
+_TAXONOMY_KEYS = frozenset({"value", "primary", "reason"})
+
+
+def _taxonomy_value(item: Any, at: _At) -> TaxonomyValue:
+    obj = _object(item, at)
+    return TaxonomyValue(
+        value=_take(obj, "value", (str,), at, required=True, nullable=False),
+        primary=_take(obj, "primary", (bool,), at),
+        reason=_take(obj, "reason", (str,), at),
+        extra=_extra(obj, _TAXONOMY_KEYS),
+    )
+
+
+_CHANGE_KEYS = frozenset({"field", "label", "from", "to", "source"})
+_HISTORY_KEYS = frozenset({"date", "commit", "pr", "kind", "changes"})
+
+
+def _field_change(item: Any, at: _At) -> FieldChange:
+    obj = _object(item, at)
+    return FieldChange(
+        field=_take(obj, "field", (str,), at),
+        label=_take(obj, "label", (str,), at),
+        from_value=obj.get("from", MISSING),
+        to_value=obj.get("to", MISSING),
+        source=_take(obj, "source", (str,), at),
+        extra=_extra(obj, _CHANGE_KEYS),
+    )
+
+
+def _history_entry(item: Any, at: _At) -> HistoryEntry:
+    obj = _object(item, at)
+    changes = _take(obj, "changes", (list,), at)
+    return HistoryEntry(
+        date=_take(obj, "date", (str,), at),
+        commit=_take(obj, "commit", (str,), at),
+        pr=_take(obj, "pr", (int,), at),
+        kind=_take(obj, "kind", (str,), at),
+        changes=(
+            [_field_change(c, at.down("changes").down(i)) for i, c in enumerate(changes)]
+            if isinstance(changes, list) else changes
+        ),
+        extra=_extra(obj, _HISTORY_KEYS),
+    )
+
+
+_PROVENANCE_KEYS = frozenset({"source", "verified", "author", "model_id"})
+
+
+def _provenance(slug: str, item: Any, at: _At) -> Provenance:
+    obj = _object(item, at)
+    return Provenance(
+        slug=slug,
+        source=_take(obj, "source", (str,), at),
+        verified=_take(obj, "verified", (bool,), at),
+        author=_take(obj, "author", (str,), at),
+        model_id=_take(obj, "model_id", (str,), at),
+        extra=_extra(obj, _PROVENANCE_KEYS),
+    )
+
+
+_LIFECYCLE_KEYS = frozenset({"status", "severity", "note"})
+
+
+def _lifecycle(item: Any, at: _At) -> Lifecycle | None:
+    if item is None:
+        return None
+    obj = _object(item, at)
+    return Lifecycle(
+        status=_take(obj, "status", (str,), at),
+        severity=_take(obj, "severity", (int,), at),
+        note=_take(obj, "note", (str,), at),
+        extra=_extra(obj, _LIFECYCLE_KEYS),
+    )
+
+
+RECORD_KEYS = frozenset({
+    "id", "name", "tier", "url", "last_verified_at", "sections", "section", "taxonomy", "cells",
+    "_provenance", "lifecycle", "history", "decay_cause", "decay_date", "decay_evidence",
+    "family", "page", "license", "source", "corroboration", "edges",
+})
+
+
+def _slug_text(value: str, at: _At) -> str:
+    if not ID_PATTERN.match(value):
+        raise at.fail(f"{value!r} is not a catalog id (lowercase slug, optional --suffix)")
+    return value
+
+
+def _record_id(obj: dict, at: _At) -> str:
+    return _slug_text(_take(obj, "id", (str,), at, required=True, nullable=False), at.down("id"))
+
+
+def _map(value: Any, at: _At, build) -> Any:
+    """Apply ``build(key, item, at)`` to each entry of an object field; keep null/MISSING."""
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        out[key] = build(key, item, at.down(key))
+    return out
+
+
+def _list(value: Any, at: _At, build) -> Any:
+    if not isinstance(value, list):
+        return value
+    return [build(item, at.down(i)) for i, item in enumerate(value)]
+
+
+def record_from_json(obj: Any, *, source: str = "<input>", index: int | None = None) -> Record:
+    """Normalise one record (catalog or per-system export shape) into a ``Record``.
+
+    Raises ``RecordError`` naming ``source``, ``index``, the id and the field path.
+    """
+    at = _At(source, index, None)
+    if not isinstance(obj, dict):
+        raise at.fail(f"a record must be an object, not {type(obj).__name__}")
+    record_id = _record_id(obj, at)
+    at = _At(source, index, record_id)
+    taxonomy = _take(obj, "taxonomy", (dict,), at, required=True, nullable=False)
+    taxonomy_at = at.down("taxonomy")
+    checked_taxonomy = {}
+    for axis, values in taxonomy.items():
+        values = _typed(values, (list,), taxonomy_at.down(axis), nullable=False)
+        checked_taxonomy[axis] = _list(values, taxonomy_at.down(axis), _taxonomy_value)
+    return Record(
+        id=record_id,
+        name=_take(obj, "name", (str,), at, required=True, nullable=False),
+        tier=_take(obj, "tier", (int,), at, required=True, nullable=False),
+        url=_take(obj, "url", (str,), at),
+        last_verified_at=_take(obj, "last_verified_at", (str,), at),
+        sections=_list(_take(obj, "sections", (list,), at, required=True, nullable=False),
+                       at.down("sections"), _section),
+        declared_section=_take(obj, "section", (str,), at),
+        taxonomy=checked_taxonomy,
+        cells=_map(_take(obj, "cells", (dict,), at, required=True, nullable=False),
+                   at.down("cells"), _cell),
+        provenance=_map(_take(obj, "_provenance", (dict,), at), at.down("_provenance"), _provenance),
+        lifecycle=_lifecycle(obj["lifecycle"], at.down("lifecycle")) if "lifecycle" in obj else MISSING,
+        history=_list(_take(obj, "history", (list,), at), at.down("history"), _history_entry),
+        decay_cause=_take(obj, "decay_cause", (str,), at),
+        decay_date=_take(obj, "decay_date", (str,), at),
+        decay_evidence=_take(obj, "decay_evidence", (str,), at),
+        family=_take(obj, "family", (str,), at),
+        page=_take(obj, "page", (str,), at),
+        license=_take(obj, "license", (str,), at),
+        source=_take(obj, "source", (str,), at),
+        corroboration=obj.get("corroboration", MISSING),
+        edges=obj.get("edges", MISSING),
+        extra=_extra(obj, RECORD_KEYS),
+    )
+
+
+EDGE_KEYS = frozenset({"source", "target", "type", "evidence", "citation", "isInfluential"})
+
+
+def edge_from_json(obj: Any, *, source: str = "<input>", index: int | None = None) -> Edge:
+    """Normalise one edge; its ends must be catalog ids (they become IRIs)."""
+    at = _At(source, index, None)
+    if not isinstance(obj, dict):
+        raise at.fail(f"an edge must be an object, not {type(obj).__name__}")
+    edge_source = _take(obj, "source", (str,), at, required=True, nullable=False)
+    edge_target = _take(obj, "target", (str,), at, required=True, nullable=False)
+    at = _At(source, index, f"{edge_source} -> {edge_target}")
+    return Edge(
+        source=_slug_text(edge_source, at.down("source")),
+        target=_slug_text(edge_target, at.down("target")),
+        type=_take(obj, "type", (str,), at, required=True, nullable=False),
+        evidence=_take(obj, "evidence", (str,), at),
+        citation=_take(obj, "citation", (str,), at),
+        is_influential=_take(obj, "isInfluential", (bool,), at),
+        extra=_extra(obj, EDGE_KEYS),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Writing: model -> JSON, the exact inverse of reading.
+
+
+def _put(out: dict, key: str, value: Any) -> None:
+    if value is not MISSING:
+        out[key] = value
+
+
+def _with_extra(out: dict, extra: dict) -> dict:
+    out.update(extra)
+    return out
+
+
+def cell_to_json(cell: Cell) -> dict:
+    out: dict = {}
+    for key in ("value", "citation", "status", "tier", "last_verified_at", "source_class"):
+        _put(out, key, getattr(cell, key))
+    return _with_extra(out, cell.extra)
+
+
+def _section_to_json(listing: SectionListing) -> Json:
+    if listing.as_name:
+        return listing.section
+    out: dict = {"section": listing.section}
+    for key in ("subsection", "primary", "reason"):
+        _put(out, key, getattr(listing, key))
+    return _with_extra(out, listing.extra)
+
+
+def _taxonomy_value_to_json(item: TaxonomyValue) -> dict:
+    out: dict = {"value": item.value}
+    _put(out, "primary", item.primary)
+    _put(out, "reason", item.reason)
+    return _with_extra(out, item.extra)
+
+
+def _change_to_json(change: FieldChange) -> dict:
+    out: dict = {}
+    for key, attr in (("field", "field"), ("label", "label"), ("from", "from_value"),
+                      ("to", "to_value"), ("source", "source")):
+        _put(out, key, getattr(change, attr))
+    return _with_extra(out, change.extra)
+
+
+def _history_to_json(entry: HistoryEntry) -> dict:
+    out: dict = {}
+    for key in ("date", "commit", "pr", "kind"):
+        _put(out, key, getattr(entry, key))
+    if isinstance(entry.changes, list):
+        out["changes"] = [_change_to_json(c) for c in entry.changes]
+    else:
+        _put(out, "changes", entry.changes)
+    return _with_extra(out, entry.extra)
+
+
+def _provenance_to_json(item: Provenance) -> dict:
+    out: dict = {}
+    for key in ("source", "verified", "author", "model_id"):
+        _put(out, key, getattr(item, key))
+    return _with_extra(out, item.extra)
+
+
+def _lifecycle_to_json(item: Lifecycle | None) -> Json:
+    if item is None:
+        return None
+    out: dict = {}
+    for key in ("status", "severity", "note"):
+        _put(out, key, getattr(item, key))
+    return _with_extra(out, item.extra)
+
+
+def _each(value: Any, convert) -> Any:
+    if isinstance(value, list):
+        return [convert(v) for v in value]
+    if isinstance(value, dict):
+        return {k: convert(v) for k, v in value.items()}
+    return value
+
+
+def record_to_json(record: Record) -> dict:
+    """The record as JSON, equal (up to key order) to the object it was read from."""
+    out: dict = {"id": record.id, "name": record.name, "tier": record.tier}
+    _put(out, "url", record.url)
+    _put(out, "last_verified_at", record.last_verified_at)
+    _put(out, "section", record.declared_section)
+    _put(out, "sections", _each(record.sections, _section_to_json))
+    _put(out, "taxonomy", _each(record.taxonomy, lambda vs: _each(vs, _taxonomy_value_to_json)))
+    _put(out, "cells", _each(record.cells, cell_to_json))
+    _put(out, "_provenance", _each(record.provenance, _provenance_to_json))
+    if record.lifecycle is not MISSING:
+        out["lifecycle"] = _lifecycle_to_json(record.lifecycle)
+    _put(out, "history", _each(record.history, _history_to_json))
+    for key in ("decay_cause", "decay_date", "decay_evidence", "family", "page", "license",
+                "source", "corroboration", "edges"):
+        _put(out, key, getattr(record, key))
+    return _with_extra(out, record.extra)
+
+
+def edge_to_json(edge: Edge) -> dict:
+    out: dict = {"source": edge.source, "target": edge.target, "type": edge.type}
+    _put(out, "evidence", edge.evidence)
+    _put(out, "citation", edge.citation)
+    _put(out, "isInfluential", edge.is_influential)
+    return _with_extra(out, edge.extra)

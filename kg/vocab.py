@@ -1,0 +1,254 @@
+"""Every IRI the code uses: ontology terms, reused vocabularies and minted data IRIs.
+
+This is the only module that spells out IRIs. ``KG`` is closed: a misspelt term
+raises ``AttributeError`` instead of quietly minting a new IRI, and
+``tests/test_vocab.py`` checks that it lists exactly the terms that
+``ontology/kg.ttl`` declares.
+
+>>> KG.System.value
+'https://w3id.org/agent-landscape/ontology#System'
+>>> Iris("https://example.org/").system("mem0").value
+'https://example.org/system/mem0'
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from pyoxigraph import NamedNode
+
+ONTOLOGY_IRI = "https://w3id.org/agent-landscape/ontology"
+ONTOLOGY_VERSION = "0.1.0"
+KG_NS = ONTOLOGY_IRI + "#"
+DEFAULT_BASE = "https://w3id.org/agent-landscape/id/"
+ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
+ONTOLOGY_FILE = ONTOLOGY_DIR / "kg.ttl"
+CONTEXT_FILE = ONTOLOGY_DIR / "context.jsonld"
+
+
+class Namespace:
+    """A vocabulary namespace whose attributes are ``NamedNode`` terms.
+
+    With ``terms`` given the namespace is closed: only those local names exist.
+    """
+
+    def __init__(self, iri: str, terms: tuple[str, ...] | None = None) -> None:
+        self.iri = iri
+        self.terms = terms
+        if terms is not None:
+            for name in terms:
+                object.__setattr__(self, name, NamedNode(iri + name))
+
+    def __getattr__(self, name: str) -> NamedNode:
+        if name.startswith("_") or self.terms is not None:
+            raise AttributeError(f"{self.iri} has no term {name!r}")
+        return NamedNode(self.iri + name)
+
+    def term(self, name: str) -> NamedNode:
+        """The term ``name`` of this namespace (checked when the namespace is closed)."""
+        return getattr(self, name) if self.terms is not None else NamedNode(self.iri + name)
+
+
+KG_CLASSES = (
+    "System", "Vendor", "PublicationVenue", "License", "Protocol", "ProtocolSupport",
+    "SupportMode", "DeploymentMode", "Column", "Cell", "Provenance", "SectionMembership",
+    "TaxonomyAssignment", "HistoryEntry", "FieldChange", "Relation", "ExtraField", "SourceFile",
+)
+KG_PROPERTIES = (
+    # record level, faithful
+    "tier", "lastVerified", "family", "pageUrl", "declaredSection", "givenAsName",
+    "recordDataLicense", "recordSource", "lifecycleStatus", "lifecycleSeverity", "lifecycleNote",
+    "decayCause", "decayDate", "decayEvidence", "corroboration", "recordEdges", "nullKey", "absentKey", "emptyKey",
+    "extraField", "key", "jsonValue", "position",
+    # sections and taxonomy
+    "sectionMembership", "section", "primarySection", "sectionName", "subsection", "isPrimary",
+    "reason", "taxonomyAssignment", "axis", "taxonomyValue", "concept",
+    "storage", "retrieval", "persistence", "update", "unit", "governance", "conflict",
+    # cells
+    "cell", "column", "value", "status", "claimTier", "citation", "sourceClass",
+    "featureState", "featureFamily", "provenance", "provenanceSource", "verified", "author",
+    "modelId",
+    # history
+    "historyEntry", "changeDate", "commit", "pullRequest", "changeKind", "fieldChange", "field",
+    "fieldLabel", "fromValue", "toValue", "changeSource",
+    # typed layer
+    "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
+    "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",
+    "supportsProtocol", "deploymentMode", "created", "latestVersion", "latestReleaseDate",
+    "githubRepository", "githubStars", "integrationCount", "capabilityScore",
+    "costInputPerMTok", "costOutputPerMTok", "complianceFramework",
+    # relations
+    "relatedTo", "builtOn", "runtimeDependency", "integratesWith", "cites", "competesWith",
+    "extends", "forks", "sameTeamAs", "succeeds", "inspiredBy", "source", "target", "edgeType",
+    "edgeProperty", "evidence", "isInfluential",
+    # sources
+    "header", "sourceKind",
+)
+KG_INDIVIDUALS = (
+    "MCP", "A2A", "OpenTelemetry",
+    "NativeSupport", "AdapterSupport", "ClientSupport", "NoSupportFound", "SupportNotApplicable",
+    "SupportUnknown",
+    "Hosted", "SelfHosted", "HostedAndSelfHosted",
+)
+KG = Namespace(KG_NS, KG_CLASSES + KG_PROPERTIES + KG_INDIVIDUALS)
+
+RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+RDFS = Namespace("http://www.w3.org/2000/01/rdf-schema#")
+XSD = Namespace("http://www.w3.org/2001/XMLSchema#")
+OWL = Namespace("http://www.w3.org/2002/07/owl#")
+SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
+DCTERMS = Namespace("http://purl.org/dc/terms/")
+PROV = Namespace("http://www.w3.org/ns/prov#")
+SCHEMA = Namespace("https://schema.org/")
+DOAP = Namespace("http://usefulinc.com/ns/doap#")
+VOID = Namespace("http://rdfs.org/ns/void#")
+DCAT = Namespace("http://www.w3.org/ns/dcat#")
+FOAF = Namespace("http://xmlns.com/foaf/0.1/")
+SPDX_LICENSES = "http://spdx.org/licenses/"
+SH = Namespace("http://www.w3.org/ns/shacl#")
+
+PREFIXES: dict[str, str] = {
+    "kg": KG_NS,
+    "rdf": RDF.iri,
+    "rdfs": RDFS.iri,
+    "xsd": XSD.iri,
+    "owl": OWL.iri,
+    "skos": SKOS.iri,
+    "dcterms": DCTERMS.iri,
+    "prov": PROV.iri,
+    "schema": SCHEMA.iri,
+    "void": VOID.iri,
+    "dcat": DCAT.iri,
+    "spdx": SPDX_LICENSES,
+    "sh": SH.iri,
+}
+
+# The ten edge types of the catalog and the object property each one becomes.
+EDGE_PROPERTIES: dict[str, NamedNode] = {
+    "built-on": KG.builtOn,
+    "runtime-dependency": KG.runtimeDependency,
+    "integrates-with": KG.integratesWith,
+    "cites": KG.cites,
+    "competes-with": KG.competesWith,
+    "extends": KG.extends,
+    "forks": KG.forks,
+    "same-team-as": KG.sameTeamAs,
+    "succeeds": KG.succeeds,
+    "inspired-by": KG.inspiredBy,
+}
+TAXONOMY_AXES: dict[str, NamedNode] = {
+    "storage": KG.storage,
+    "retrieval": KG.retrieval,
+    "persistence": KG.persistence,
+    "update": KG.update,
+    "unit": KG.unit,
+    "governance": KG.governance,
+    "conflict": KG.conflict,
+}
+PROTOCOLS: dict[str, NamedNode] = {"mcp": KG.MCP, "a2a": KG.A2A, "opentelemetry": KG.OpenTelemetry}
+SUPPORT_MODES: dict[str, NamedNode] = {
+    "native": KG.NativeSupport,
+    "adapter": KG.AdapterSupport,
+    "client": KG.ClientSupport,
+    "none": KG.NoSupportFound,
+    "not-applicable": KG.SupportNotApplicable,
+    "unknown": KG.SupportUnknown,
+}
+DEPLOYMENT_MODES: dict[str, NamedNode] = {
+    "hosted": KG.Hosted,
+    "self-hosted": KG.SelfHosted,
+    "both": KG.HostedAndSelfHosted,
+}
+
+CC_BY_4 = NamedNode("https://creativecommons.org/licenses/by/4.0/")
+CATALOG_REPOSITORY = NamedNode("https://github.com/MrPeppersDev/agent-infrastructure-landscape")
+ATTRIBUTION = (
+    "AI Agent Infrastructure Landscape (Memory Analysis Program), Dataset v1.0.0. "
+    "https://github.com/MrPeppersDev/agent-infrastructure-landscape - licensed CC-BY-4.0."
+)
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """A readable, IRI-safe path segment for free text (names of sections, taxonomy values).
+
+    >>> slug("Agent IDEs & coding harnesses")
+    'agent-ides-coding-harnesses'
+    >>> slug("n/a")
+    'n-a'
+    """
+    readable = _NOT_SLUG.sub("-", text.lower()).strip("-")
+    return readable or "_" + quote(text, safe="")
+
+
+def segment(text: str) -> str:
+    """A path segment that keeps ``text`` exactly (percent-encoded), for keys and column slugs."""
+    return quote(text, safe="")
+
+
+class Iris:
+    """Mints the stable IRIs of instance data under one configurable base.
+
+    The same input always gives the same IRIs: nothing random, no blank nodes.
+    """
+
+    def __init__(self, base: str = DEFAULT_BASE) -> None:
+        if not base.endswith(("/", "#")):
+            base += "/"
+        NamedNode(base)  # fails early on a base that is not an IRI
+        self.base = base
+        self.dataset = NamedNode(base + "dataset")
+        self.edges_graph = NamedNode(base + "graph/edges")
+        self.catalog_graph = NamedNode(base + "graph/catalog")
+        self.shared_graph = NamedNode(base + "graph/shared")
+        self.ontology_graph = NamedNode(base + "graph/ontology")
+        self.dataset_graph = NamedNode(base + "graph/dataset")
+        self.analysis_graph = NamedNode(base + "graph/analysis")
+        self.catalog_source = NamedNode(base + "source/catalog")
+        self.edges_source = NamedNode(base + "source/edges")
+        self.sections_scheme = NamedNode(base + "scheme/sections")
+        self.proprietary_license = NamedNode(base + "license/proprietary")
+        self.unknown_license = NamedNode(base + "license/unknown")
+
+    def system(self, record_id: str) -> NamedNode:
+        return NamedNode(f"{self.base}system/{record_id}")
+
+    def record_graph(self, record_id: str) -> NamedNode:
+        return NamedNode(f"{self.base}graph/record/{record_id}")
+
+    def record_graph_prefix(self) -> str:
+        return f"{self.base}graph/record/"
+
+    def part(self, owner: NamedNode, *path: str) -> NamedNode:
+        """A node that belongs to ``owner`` (a cell, a history entry, ...): owner IRI + path."""
+        return NamedNode(owner.value + "/" + "/".join(path))
+
+    def column(self, column_slug: str) -> NamedNode:
+        return NamedNode(f"{self.base}column/{segment(column_slug)}")
+
+    def section(self, name: str) -> NamedNode:
+        return NamedNode(f"{self.base}section/{slug(name)}")
+
+    def axis_scheme(self, axis: str) -> NamedNode:
+        return NamedNode(f"{self.base}scheme/taxonomy/{segment(axis)}")
+
+    def taxonomy_concept(self, axis: str, value: str) -> NamedNode:
+        return NamedNode(f"{self.base}taxonomy/{segment(axis)}/{slug(value)}")
+
+    def vendor(self, key: str) -> NamedNode:
+        return NamedNode(f"{self.base}vendor/{slug(key)}")
+
+    def venue(self, name: str) -> NamedNode:
+        return NamedNode(f"{self.base}venue/{slug(name)}")
+
+    def spdx_license(self, spdx_id: str) -> NamedNode:
+        return NamedNode(SPDX_LICENSES + segment(spdx_id))
+
+    def relation(self, source: str, edge_type: str, target: str) -> NamedNode:
+        return NamedNode(f"{self.base}relation/{source}/{segment(edge_type)}/{target}")
+
+    def class_partition(self, cls: NamedNode) -> NamedNode:
+        return NamedNode(f"{self.base}dataset/class/{cls.value.rsplit('#', 1)[-1].rsplit('/', 1)[-1]}")

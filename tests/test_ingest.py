@@ -1,0 +1,81 @@
+"""Ingest of the real bundled catalog: counts, round trip, stability, replacement."""
+
+from __future__ import annotations
+
+import json
+
+from kg.export import catalog_json
+from kg.ingest import ingest_batches, ingest_paths, read_description
+from kg.sources import bundled_paths, read_text
+from kg.store import GraphStore
+from kg.vocab import KG
+
+
+def test_bundled_catalog_counts(bundled_store, iris, site_catalog, seed_record, edges_file):
+    counts = read_description(bundled_store, iris)["counts"]
+    assert counts["System"] == len(site_catalog["records"]) == 912
+    assert counts["Relation"] == len(edges_file["edges"]) == 528
+    # every cell of every record: 911 site records plus the seed's 107 cells
+    site_cells = sum(len(r["cells"]) for r in site_catalog["records"] if r["id"] != seed_record["id"])
+    assert counts["Cell"] == site_cells + len(seed_record["cells"])
+    assert counts["Protocol"] == 3
+    assert counts["Vendor"] > 100 and counts["License"] > 5
+
+
+def test_catalog_json_round_trip_is_exact(bundled_store, iris, expected_records, edges_file, site_catalog):
+    rebuilt = catalog_json(bundled_store, iris)
+    by_id = {r["id"]: r for r in rebuilt["records"]}
+    assert by_id.keys() == expected_records.keys()
+    mismatched = [rid for rid, record in expected_records.items() if by_id[rid] != record]
+    assert mismatched == []
+    assert rebuilt["edges"] == edges_file["edges"]
+    for key in ("schemaVersion", "generatedAt", "sourceHtml"):
+        assert rebuilt[key] == site_catalog[key]
+    assert rebuilt["license"] == "CC-BY-4.0"
+
+
+def test_seed_record_keeps_everything(bundled_store, iris, seed_record):
+    rebuilt = {r["id"]: r for r in catalog_json(bundled_store, iris)["records"]}[seed_record["id"]]
+    assert len(rebuilt["cells"]) == 107
+    assert rebuilt["history"] == seed_record["history"]
+    assert rebuilt["lifecycle"] == seed_record["lifecycle"]
+    assert rebuilt["cells"]["integration-count"]["citation"] == (
+        "https://github.com/huggingface/smolagents (no catalog inbound edges; barebones)")
+
+
+def test_non_iri_citation_stays_text(bundled_store, iris, seed_record):
+    cell = iris.part(iris.system(seed_record["id"]), "cell", "integration-count")
+    (citation,) = [q.object for q in bundled_store.quads() if q.subject == cell and q.predicate == KG.citation]
+    assert citation.__class__.__name__ == "Literal"
+
+
+def _dump(store: GraphStore) -> list[str]:
+    return sorted(str(q) for q in store.quads())
+
+
+def test_ingesting_twice_gives_identical_dump(tmp_path):
+    first = GraphStore(tmp_path / "a")
+    ingest_paths(first, bundled_paths())
+    before = _dump(first)
+    ingest_paths(first, bundled_paths())
+    assert _dump(first) == before
+    second = GraphStore(tmp_path / "b")
+    ingest_paths(second, bundled_paths())
+    assert _dump(second) == before
+
+
+def test_changing_one_record_changes_only_its_graph(tmp_path, site_catalog, iris):
+    store = GraphStore(tmp_path / "s")
+    ingest_paths(store, bundled_paths())
+    before = {g.value: {str(q) for q in store.quads(g)} for g in store.named_graphs()}
+    record = json.loads(json.dumps(site_catalog["records"][5]))
+    record["name"] = record["name"] + " (renamed)"
+    record["cells"]["pros"]["value"] = "changed"
+    report = ingest_batches(store, [read_text(json.dumps(record), "changed.json")])
+    assert report.records == 1
+    after = {g.value: {str(q) for q in store.quads(g)} for g in store.named_graphs()}
+    changed = {g for g in before.keys() | after.keys() if before.get(g) != after.get(g)}
+    assert changed == {iris.record_graph(record["id"]).value}
+    # the stored record is exactly the new version: no triple of the old one is left
+    rebuilt = {r["id"]: r for r in catalog_json(store, iris)["records"]}[record["id"]]
+    assert rebuilt == record
