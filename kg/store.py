@@ -214,8 +214,8 @@ def bind_values(sparql: str, bindings: Mapping[str, Any]) -> str:
     so a parameter value can never change the query's structure.
 
     >>> from pyoxigraph import Literal
-    >>> bind_values('SELECT ?s WHERE { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')})
-    'SELECT ?s WHERE { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }'
+    >>> print(bind_values('SELECT ?s WHERE { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
+    SELECT ?s WHERE { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
     """
     for name, term in bindings.items():
         if not _VARIABLE.match(name):

@@ -478,6 +478,15 @@ def test_cli_writes_same_bytes_as_api(tmp_path, capsys):
     assert (out / "edges.json").read_text(encoding="utf-8") == gen.dumps_edges(edges)
 
 
+def test_parallel_writer_same_bytes(tmp_path):
+    n = 600  # more than one worker chunk
+    cat_path, edge_path, n_edges = gen.write_catalog(n, tmp_path / "par", seed=4, jobs=2)
+    catalog, edges = gen.generate_catalog(n, seed=4)
+    assert cat_path.read_text(encoding="utf-8") == gen.dumps_catalog(catalog)
+    assert edge_path.read_text(encoding="utf-8") == gen.dumps_edges(edges)
+    assert n_edges == len(edges["edges"])
+
+
 def test_cli_as_script(tmp_path):
     out = tmp_path / "o"
     proc = subprocess.run([sys.executable, str(GEN_PATH), "--records", "40", "--out", str(out)],
