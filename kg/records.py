@@ -184,14 +184,30 @@ class Edge:
 
 
 class _At:
-    """Where we are in the input: file, index, record id and the field path so far."""
+    """Where we are in the input: file, index, record id and the field path so far.
 
-    def __init__(self, source: str, index: int | None, record_id: str | None, path: str = "") -> None:
-        self.source, self.index, self.record_id, self.path = source, index, record_id, path
+    The path is built only when an error is raised: checking stays cheap.
+    """
+
+    __slots__ = ("source", "index", "record_id", "parent", "key")
+
+    def __init__(self, source: str, index: int | None, record_id: str | None,
+                 parent: "_At | None" = None, key: str | int | None = None) -> None:
+        self.source, self.index, self.record_id, self.parent, self.key = source, index, record_id, parent, key
 
     def down(self, key: str | int) -> "_At":
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if self.path else str(key))
-        return _At(self.source, self.index, self.record_id, self.path + step)
+        return _At(self.source, self.index, self.record_id, self, key)
+
+    @property
+    def path(self) -> str:
+        steps, node = [], self
+        while node is not None and node.key is not None:
+            steps.append(node.key)
+            node = node.parent
+        path = ""
+        for key in reversed(steps):
+            path += f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+        return path
 
     def fail(self, message: str) -> RecordError:
         return RecordError(self.source, self.index, self.record_id, self.path or "(record)", message)

@@ -14,6 +14,7 @@ raises ``AttributeError`` instead of quietly minting a new IRI, and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -85,6 +86,9 @@ KG_PROPERTIES = (
     "edgeProperty", "evidence", "isInfluential",
     # sources
     "header", "sourceKind",
+    # graph analysis (kg analyze --write-back)
+    "betweenness", "coreness", "pageRank", "inboundCount", "outboundCount", "community", "component",
+    "bridgeSurprise", "blastRadius",
 )
 KG_INDIVIDUALS = (
     "MCP", "A2A", "OpenTelemetry",
@@ -172,6 +176,7 @@ ATTRIBUTION = (
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
+@lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """A readable, IRI-safe path segment for free text (names of sections, taxonomy values).
 
@@ -184,6 +189,7 @@ def slug(text: str) -> str:
     return readable or "_" + quote(text, safe="")
 
 
+@lru_cache(maxsize=4096)
 def segment(text: str) -> str:
     """A path segment that keeps ``text`` exactly (percent-encoded), for keys and column slugs."""
     return quote(text, safe="")

@@ -79,3 +79,29 @@ def test_changing_one_record_changes_only_its_graph(tmp_path, site_catalog, iris
     # the stored record is exactly the new version: no triple of the old one is left
     rebuilt = {r["id"]: r for r in catalog_json(store, iris)["records"]}[record["id"]]
     assert rebuilt == record
+
+
+def test_unusual_but_valid_records_survive_the_graph(seed_record, site_catalog, iris):
+    """Unknown keys and columns, absent vs null keys, empty containers, odd text: all kept."""
+    variant = json.loads(json.dumps(seed_record))
+    variant["id"] = "variant--example"
+    variant["x-review"] = {"by": ["a", "b"], "score": 3.5, "ok": True, "none": None}
+    variant["cells"]["brand-new-column"] = {"value": "naïve \u202e text\n\"quoted\"", "status": "real-data",
+                                            "tier": "T2", "citation": "javascript:alert(1)", "reviewer": None}
+    del variant["cells"]["type"]["citation"]  # absent, not null
+    variant["cells"]["desc"]["value"] = 42  # a non-string value
+    variant["taxonomy"]["storage"] = []
+    variant["lifecycle"] = {}
+    variant["history"][0]["changes"] = []
+    variant["_provenance"] = {"desc": {"source": "human", "verified": True, "author": "ann", "extra": [1]}}
+    variant["sections"] = ["Framework-embedded memory", {"section": "Other", "primary": False}]
+    plain = json.loads(json.dumps(site_catalog["records"][0]))
+    plain["id"] = "plain--example"
+    plain["url"] = None
+    plain["sections"][0]["unknown"] = "kept"
+    store = GraphStore()
+    report = ingest_batches(store, [read_text(json.dumps([variant, plain]), "odd.json")])
+    assert report.records == 2 and not report.quarantined
+    rebuilt = {r["id"]: r for r in catalog_json(store, iris)["records"]}
+    assert rebuilt["variant--example"] == variant
+    assert rebuilt["plain--example"] == plain
