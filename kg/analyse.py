@@ -33,8 +33,8 @@ numbers are the ones the catalog's web pages show:
 Exact betweenness is O(V*E). ``sample=K`` estimates it from K pivot sources
 drawn with a fixed seed (NetworkX's estimator). Where python-igraph is
 installed (the ``fast`` extra), betweenness and k-core run on igraph's C code
-underneath (about 1000 times faster than NetworkX on exact betweenness); the
-numbers are the same, and everything else stays NetworkX.
+underneath (two to three orders of magnitude faster than NetworkX on exact
+betweenness); the numbers are the same, and everything else stays NetworkX.
 
 >>> g = nx.Graph([("a", "b"), ("b", "c"), ("c", "d"), ("b", "d")])
 >>> g.add_node("e")
@@ -51,13 +51,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, Quad
 
 from . import queries
 from .errors import UsageError
@@ -110,9 +110,6 @@ class Snapshot:
     systems: dict[str, SystemInfo]
     relations: list[tuple[str, str, str]]
 
-    def is_record(self, node: str) -> bool:
-        return node in self.systems
-
 
 def _text(row: Any, key: str) -> str | None:
     term = row[key]  # a query solution: None when unbound
@@ -145,7 +142,7 @@ def _check_types(edge_types: Iterable[str] | None) -> tuple[str, ...] | None:
     unknown = [t for t in chosen if t not in EDGE_TYPES]
     if unknown:
         raise UsageError(f"unknown edge type {', '.join(unknown)}; known: {', '.join(EDGE_TYPES)}")
-    return chosen
+    return chosen or None
 
 
 # ---------------------------------------------------------------------------
@@ -335,24 +332,25 @@ def betweenness(graph: nx.Graph, *, sample: int | None = None, seed: int = SEED,
     sources = None
     if sample is not None and sample < n:
         sources = pivots(graph, sample, seed)
-    if _backend(backend) == "networkx":
-        if sources is None:
-            return nx.betweenness_centrality(graph, normalized=False, weight=None)
-        return nx.betweenness_centrality(graph, k=len(sources), normalized=False, weight=None,
-                                         seed=random.Random(seed))
-    g, nodes, index = _to_igraph(graph)
+    used = _backend(backend)
     if sources is None:
-        values = g.betweenness(directed=False)
-        return {node: float(values[i]) for i, node in enumerate(nodes)}
-    # igraph's subset betweenness counts each (source, target) path once and halves it on an
-    # undirected graph; NetworkX's estimator sums both directions, then rescales (networkx >= 3.5:
-    # pivots themselves are never their own end point, hence their separate scale).
-    half = g.betweenness(directed=False, sources=[index[s] for s in sources], targets=range(n))
-    k, chosen = len(sources), {index[s] for s in sources}
-    scale_pivot = (n - 1) / (k - 1) if k > 1 else math.nan
+        if used == "networkx":
+            return nx.betweenness_centrality(graph, normalized=False, weight=None)
+        g, nodes, _ = _to_igraph(graph)
+        return {node: float(value) for node, value in zip(nodes, g.betweenness(directed=False))}
+    # Paths from the pivots to every node, each (pivot, target) pair counted once (both libraries
+    # halve undirected subset betweenness), then scaled up to all n sources: NetworkX's estimator
+    # (networkx >= 3.5), whose pivots are never their own end point, hence their own scale.
+    if used == "networkx":
+        half = nx.betweenness_centrality_subset(graph, sources, list(graph), normalized=False, weight=None)
+    else:
+        g, nodes, index = _to_igraph(graph)
+        values = g.betweenness(directed=False, sources=[index[s] for s in sources], targets=range(n))
+        half = {node: float(value) for node, value in zip(nodes, values)}
+    k, chosen = len(sources), set(sources)
+    scale_pivot = (n - 1) / (k - 1) if k > 1 else 0.0
     scale_other = (n - 1) / k
-    return {node: float(half[i]) * (scale_pivot if i in chosen else scale_other)
-            for i, node in enumerate(nodes)}
+    return {node: value * (scale_pivot if node in chosen else scale_other) for node, value in half.items()}
 
 
 def scale_by_max(values: Mapping[Hashable, float]) -> dict[Hashable, float]:
@@ -651,7 +649,9 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
                      seed: int = SEED, backend: str = "auto") -> Analysis:
     """Run the measures on a snapshot (see ``analyze``)."""
     chosen = _measures(measures)
-    types = _check_types(edge_types) or EDGE_TYPES
+    chosen_types = _check_types(edge_types)
+    # default: every edge type in the store, also one the vocabulary does not know
+    types = chosen_types or tuple(sorted({ty for _, _, ty in snapshot.relations}))
     used = _backend(backend)
     seconds: dict[str, float] = {}
 
@@ -661,7 +661,7 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
         seconds[label] = time.perf_counter() - started
         return result
 
-    graph = timed("projection", lambda: project_systems(snapshot, types))
+    graph = timed("projection", lambda: project_systems(snapshot, chosen_types))
     kept = [(s, t, ty) for s, t, ty in snapshot.relations
             if ty in types and s != t and s in snapshot.systems and t in snapshot.systems]
     analysis = Analysis(
@@ -807,9 +807,39 @@ def _short(text: str, limit: int) -> str:
 def _section_colours(sections: Sequence[str | None]) -> dict[str | None, Any]:
     from matplotlib import colormaps
 
-    palette = colormaps["tab20"].colors + colormaps["tab20b"].colors
+    # the ten strong colours first, then their light variants, then more
+    palette = colormaps["tab10"].colors + colormaps["tab20"].colors[1::2] + colormaps["tab20b"].colors
     ordered = [s for s, _ in Counter(sections).most_common()]
     return {s: ("#b0b0b0" if s is None else palette[i % len(palette)]) for i, s in enumerate(ordered)}
+
+
+_GRID_COLUMNS = 7  # label cells across the drawing panel
+_MAX_DRAWN = 84  # most nucleus members drawn (the rest are named in the title)
+
+
+def _grid_layout(graph: nx.Graph, order: Sequence[Hashable], seed: int) -> tuple[dict, int, int]:
+    """A force layout snapped onto a grid of label-sized cells, so that no two labels overlap.
+
+    The spring layout gives each node its preferred place; nodes then take the
+    nearest free cell, most central first (``order``). Returns positions in cell
+    units, and the grid's columns and rows.
+    """
+    n = len(graph)
+    columns = min(_GRID_COLUMNS, max(1, n))
+    rows = max(3, math.ceil(1.7 * n / columns))
+    raw = nx.spring_layout(graph, seed=seed) if n > 1 else {node: (0.0, 0.0) for node in graph}
+    xs = [p[0] for p in raw.values()]
+    ys = [p[1] for p in raw.values()]
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    free = {(c, r) for c in range(columns) for r in range(rows)}
+    pos = {}
+    for node in order:
+        x = (raw[node][0] - min(xs)) / span_x * (columns - 1)
+        y = (raw[node][1] - min(ys)) / span_y * (rows - 1)
+        cell = min(free, key=lambda cr: ((cr[0] - x) * 2.2) ** 2 + (cr[1] - y) ** 2 + 1e-9 * (cr[0] * rows + cr[1]))
+        free.discard(cell)
+        pos[node] = (float(cell[0]), float(cell[1]))
+    return pos, columns, rows
 
 
 def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, top: int = 20) -> Path:
@@ -825,9 +855,9 @@ def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, to
     sections = [r.section for r in rows] + [analysis.systems[n].section for n in members if n in analysis.systems]
     colours = _section_colours(sections)
 
-    fig = Figure(figsize=(18, 9.5), dpi=110, layout="constrained")
+    fig = Figure(figsize=(20, 10.5), dpi=110, layout="constrained")
     FigureCanvasAgg(fig)
-    bars, drawing = fig.subplots(1, 2, width_ratios=[1, 1.25])
+    bars, drawing = fig.subplots(1, 2, width_ratios=[1, 1.7])
 
     labels = [_short(r.name, 38) for r in rows]
     values = [measure_value(r, measure) for r in rows]
@@ -836,7 +866,7 @@ def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, to
     bars.set_yticks(list(y), labels, fontsize=9)
     bars.invert_yaxis()
     for i, value in enumerate(values):
-        text = f"{value:.3g}" if isinstance(value, float) else str(value)
+        text = (f"{value:.3f}" if value >= 0.1 else f"{value:.3g}") if isinstance(value, float) else str(value)
         bars.text(value, i, " " + text, va="center", fontsize=8)
     bars.margins(x=0.12)
     note = "" if analysis.sample is None or measure not in ("betweenness", "bridge-surprise") else \
@@ -847,29 +877,40 @@ def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, to
 
     drawing.set_axis_off()
     if members:
-        sub = analysis.graph.subgraph(members)
-        pos = nx.kamada_kawai_layout(sub) if len(sub) > 2 and nx.is_connected(sub) else \
-            nx.spring_layout(sub, seed=analysis.seed)
+        shown = members[:_MAX_DRAWN]
+        # a fresh graph in a fixed node order (a subgraph view iterates in hash order)
+        sub = nx.Graph()
+        sub.add_nodes_from(shown)
+        sub.add_edges_from(sorted(tuple(sorted(e)) for e in analysis.graph.subgraph(shown).edges()))
+        pos, columns, rows_ = _grid_layout(sub, shown, analysis.seed)
         for u, v in sub.edges():
             (x1, y1), (x2, y2) = pos[u], pos[v]
-            drawing.plot([x1, x2], [y1, y2], color="#9a9a9a", linewidth=0.8, zorder=1)
-        bw = [analysis.systems[n].betweenness or 0.0 for n in members]
-        sizes = [120 + 900 * b for b in bw]
-        drawing.scatter([pos[n][0] for n in members], [pos[n][1] for n in members], s=sizes,
-                        c=[colours[analysis.systems[n].section] for n in members],
+            drawing.plot([x1, x2], [y1, y2], color="#a0a0a0", linewidth=0.7, alpha=0.8, zorder=1)
+        if analysis.systems[shown[0]].betweenness is not None:
+            size_by = "betweenness"
+            weight = [analysis.systems[n].betweenness or 0.0 for n in shown]
+        else:
+            size_by = "neighbours in the nucleus"
+            weight = [sub.degree(n) / max(1, max(d for _, d in sub.degree())) for n in shown]
+        drawing.scatter([pos[n][0] for n in shown], [pos[n][1] for n in shown], s=[50 + 400 * w for w in weight],
+                        c=[colours[analysis.systems[n].section] for n in shown],
                         edgecolors="#222222", linewidths=0.6, zorder=2)
-        for n in members:
-            x, y0 = pos[n]
-            drawing.annotate(_short(analysis.systems[n].name, 28), (x, y0), xytext=(0, 9),
-                             textcoords="offset points", ha="center", fontsize=8, zorder=3,
-                             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.75})
-        drawing.margins(0.12)
-        drawing.set_title(f"Nucleus: the {len(members)} systems of the {analysis.max_coreness}-core "
-                          f"(node size = betweenness)", fontsize=12, loc="left")
+        for n in shown:
+            # labels above the node in even columns and below it in odd ones: neighbours never collide
+            below = int(pos[n][0]) % 2 == 1
+            drawing.annotate(_short(analysis.systems[n].name, 28), pos[n], xytext=(0, -7 if below else 7),
+                             textcoords="offset points", ha="center", va="top" if below else "bottom",
+                             fontsize=7.5, zorder=3,
+                             bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+        drawing.set_xlim(-0.6, columns - 0.4)
+        drawing.set_ylim(-0.8, rows_ - 0.2)
+        more = f", {len(members) - len(shown)} more not drawn" if len(members) > len(shown) else ""
+        drawing.set_title(f"Nucleus: the {len(members)} systems of the {analysis.max_coreness}-core{more} "
+                          f"(node size = {size_by})", fontsize=12, loc="left")
     else:
         drawing.set_title("No nucleus (coreness not computed or graph without edges)", fontsize=12, loc="left")
     handles = [Line2D([], [], marker="o", linestyle="", markersize=8, markerfacecolor=c,
-                      markeredgecolor="#222222", label=_short(s or "(no section)", 44))
+                      markeredgecolor="#222222", label=_short(s or "(no section)", 60))
                for s, c in colours.items()]
     fig.legend(handles=handles, loc="outside lower center", ncol=min(4, max(1, len(handles))),
                fontsize=9, title="primary section", title_fontsize=9, frameon=False)

@@ -67,11 +67,18 @@ def _open_store(args: argparse.Namespace, *, create: bool) -> GraphStore:
     return GraphStore.open_existing(args.store)
 
 
+MAX_WARNING_LINES = 50
+
+
 def _quarantine(report: IngestReport, args: argparse.Namespace) -> None:
     for err in report.quarantined:
         _err(f"quarantined: {err}")
+    for err in report.warnings[:MAX_WARNING_LINES]:
+        _err(f"warning: {err}")
+    if len(report.warnings) > MAX_WARNING_LINES:
+        _err(f"warning: ... and {len(report.warnings) - MAX_WARNING_LINES} more warnings")
     if getattr(args, "quarantine", None) and report.quarantined:
-        with open(args.quarantine, "w", encoding="utf-8") as out:
+        with open(args.quarantine, "w", encoding="utf-8", errors="backslashreplace") as out:
             for err in report.quarantined:
                 out.write(json.dumps({"source": err.source, "index": err.index, "id": err.record_id,
                                       "path": err.path, "message": err.message}, ensure_ascii=False) + "\n")
@@ -94,6 +101,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     store = _open_store(args, create=True)
     report = ingest_paths(store, args.paths, iris, strict=args.strict, progress=_progress_printer("ingest"))
     _quarantine(report, args)
+    if report.wrote_nothing:
+        _err(f"kg: nothing to ingest in {', '.join(safe_text(s, 80) for s in report.sources) or 'the input'}"
+             f"{' but bad items' if report.quarantined else ''}; the store was not changed")
+        return EXIT_QUARANTINE if report.quarantined else EXIT_OK
     _summary(report, store, iris)
     return EXIT_QUARANTINE if report.quarantined else EXIT_OK
 
@@ -133,6 +144,200 @@ def cmd_info(args: argparse.Namespace) -> int:
     for cls, n in sorted(description["counts"].items()):
         print(f"{cls}\t{n}")
     print(f"license\tCC-BY-4.0 ({ATTRIBUTION})")
+    return EXIT_OK
+
+
+def _query_params(pairs: list[str] | None) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param needs NAME=VALUE, got {safe_text(pair, 80)!r}")
+        if name in params:
+            raise UsageError(f"--param {safe_text(name, 40)} given twice")
+        params[name] = value
+    return params
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    from . import output, queries
+
+    if args.list:
+        rows = [{"name": q.name, "title": q.title,
+                 "params": ", ".join(p.name + ("?" if p.optional else "") for p in q.params)}
+                for q in queries.listing()]
+        output.write_rows(rows, sys.stdout, args.format or "table", ["name", "title", "params"])
+        return EXIT_OK
+    if not args.query:
+        raise UsageError("name a query (kg query --list shows them) or give the path of a .rq file")
+    query = queries.load(args.query)
+    params = _query_params(args.param)
+    if args.sparql:
+        sys.stdout.write(queries.bound_text(query, params, _iris(args)).rstrip("\n") + "\n")
+        return EXIT_OK
+    if args.store == ":memory:":
+        store = _open_store(args, create=False)
+    else:
+        store = GraphStore.open_existing(args.store, read_only=True)
+    result = queries.run(store, query, params, _iris(args))
+    output.write_result(result, sys.stdout, args.format)
+    return EXIT_OK
+
+
+def _analysis_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}" if value >= 1e-3 or value == 0 else f"{value:.2e}"
+    return str(value)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from . import analyse
+
+    iris = _iris(args)
+    if args.write_back or args.store == ":memory:":
+        store = _open_store(args, create=False)
+    else:
+        store = GraphStore.open_existing(args.store, read_only=True)
+    if args.top is not None and args.top < 1:
+        raise UsageError("--top must be a positive number")
+    if args.sample is not None and args.sample < 1:
+        raise UsageError("--sample must be a positive number of pivot nodes")
+    top = args.top if args.top is not None else (20 if args.format == "table" else None)
+    analysis = analyse.analyze(store, args.measure, top=top, edge_types=args.edge_type, sample=args.sample,
+                               seed=args.seed, backend=args.backend, iris=iris)
+    if analysis.node_count == 0:
+        _err("kg analyze: warning: the store holds no systems (run 'kg build' or 'kg ingest' first)")
+    measures = list(analysis.measures)
+    rows = analysis.ranked()
+    if args.format == "json":
+        print(json.dumps(analysis.as_json(), indent=1, ensure_ascii=False))
+    elif args.format == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["rank", "id", "name", "section", "vendor", *measures])
+        for rank, row in enumerate(rows, start=1):
+            values = (analyse.measure_value(row, m) for m in measures)
+            writer.writerow([rank, row.id, row.name, row.section or "", row.vendor or "",
+                             *("" if v is None else v for v in values)])
+    else:
+        summary = analysis.summary()
+        how = summary["betweenness"] or "not computed"
+        print(f"{analysis.node_count} systems, {analysis.adjacency_count} adjacencies "
+              f"({analysis.edge_count} edges); betweenness {how} ({analysis.backend})")
+        if analysis.max_coreness is not None:
+            spread = ", ".join(f"{k}: {v}" for k, v in analysis.coreness_distribution.items())
+            print(f"coreness: max {analysis.max_coreness} ({spread}); nucleus: {len(analysis.nucleus)} systems")
+        if analysis.community_count is not None or analysis.component_count is not None:
+            parts = []
+            if analysis.community_count is not None:
+                parts.append(f"{analysis.community_count} Louvain communities (seed {analysis.seed})")
+            if analysis.component_count is not None:
+                parts.append(f"{analysis.component_count} connected components")
+            print("; ".join(parts))
+        print(f"\ntop {len(rows)} by {measures[0]}:")
+        names = [safe_text(r.name, 34) for r in rows]
+        width = max([4] + [len(n) for n in names])
+        cells = [[_analysis_cell(analyse.measure_value(r, m)) for m in measures] for r in rows]
+        widths = [max([len(m)] + [len(c[i]) for c in cells]) for i, m in enumerate(measures)]
+        print("rank  " + "name".ljust(width) + "  " + "  ".join(m.rjust(w) for m, w in zip(measures, widths)) + "  id")
+        for rank, (row, name, cell) in enumerate(zip(rows, names, cells), start=1):
+            print(f"{rank:>4}  " + name.ljust(width) + "  " + "  ".join(c.rjust(w) for c, w in zip(cell, widths))
+                  + f"  {row.id}")
+    if args.plot:
+        written = analyse.plot(analysis, args.plot, top=args.top or 20)
+        _err(f"wrote plot to {written}")
+    if args.write_back:
+        count = analyse.write_back(store, analysis, iris)
+        _err(f"wrote {count} triples to graph {iris.analysis_graph.value}")
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import signal
+
+    from . import serve
+
+    if args.store == ":memory:":
+        raise UsageError("kg serve needs a store directory (run 'kg build' first)")
+    token = args.token or os.environ.get("KG_TOKEN") or None
+    if args.token:
+        _err("kg serve: note: a token given with --token is visible to other local users; prefer KG_TOKEN")
+    if not serve.is_loopback(args.host):
+        _err(f"kg serve: warning: listening on {args.host}, reachable from other machines; "
+             "queries can still be expensive, so keep the limits")
+
+    def ready(app: "serve.App") -> None:
+        mode = "updates allowed with the bearer token at /update" if args.allow_update else "read-only"
+        _err(f"kg serve: SPARQL endpoint {app.url}/sparql, query page {app.url}/ "
+             f"({app.pool.size} workers, {args.timeout:g} s timeout, max {args.max_rows} rows, {mode})")
+        _err(f"kg serve: system pages at {app.url}/id/system/<id>; press Ctrl-C to stop")
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        serve.serve(args.store, ready=ready, base=args.base, host=args.host, port=args.port,
+                    timeout=args.timeout, max_rows=args.max_rows, max_request_bytes=args.max_request_bytes,
+                    workers=args.workers or 0, worker_memory_mb=args.worker_memory_mb,
+                    allow_update=args.allow_update, token=token, cors=args.cors,
+                    log=None if args.quiet else _err)
+    except KeyboardInterrupt:
+        _err("kg serve: stopped")
+    except OSError as err:
+        raise StoreError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    return EXIT_OK
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    from .push import push
+
+    store = _open_store(args, create=False) if args.store == ":memory:" else GraphStore.open_existing(
+        args.store, read_only=True)
+    password = args.password if args.password is not None else os.environ.get("KG_PUSH_PASSWORD")
+    if args.password is not None:
+        _err("kg push: note: a password given with --password is visible to other local users; "
+             "prefer KG_PUSH_PASSWORD")
+    how = f"Graph Store Protocol PUTs to {args.graph_store}" if args.graph_store else \
+        f"SPARQL Update to {args.update_endpoint or args.endpoint}"
+    report = push(store, args.endpoint, update_endpoint=args.update_endpoint, graph_store=args.graph_store,
+                  user=args.user, password=password if args.user is not None else None, auth=args.auth,
+                  timeout=args.timeout, batch_bytes=args.batch_kib * 1024, verify=not args.no_verify,
+                  prune=args.prune, iris=_iris(args), graph_param=args.graph_param,
+                  progress=_progress_printer("push (quads)"))
+    _err(f"pushed {report.graphs} graphs ({report.quads} quads) in {report.requests} requests, "
+         f"{report.seconds:.1f} s, by {how}")
+    for graph in report.pruned:
+        _err(f"pruned remote graph {graph} (no longer in the local store)")
+    if report.verified is None:
+        return EXIT_OK
+    if report.mismatches:
+        for graph, local, remote in report.mismatches[:20]:
+            _err(f"mismatch: {graph}: {local} quads here, {remote} there")
+        _err(f"kg push: error: {len(report.mismatches)} graph(s) differ on the remote store")
+        return EXIT_STORE
+    _err(f"verified: the remote store holds the same number of quads in all {report.graphs} graphs")
+    return EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from . import ontodoc
+
+    outputs = ontodoc.render()
+    if args.check:
+        drifted = ontodoc.stale(outputs)
+        for path in drifted:
+            _err(f"out of date: {path} (run 'kg docs')")
+        if drifted:
+            return EXIT_VIOLATIONS
+        _err(f"up to date: {', '.join(str(path) for path in sorted(outputs))}")
+        return EXIT_OK
+    written = ontodoc.write(outputs)
+    for path in sorted(outputs):
+        _err(f"{'wrote' if path in written else 'unchanged'}: {path}")
     return EXIT_OK
 
 
@@ -186,6 +391,86 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("info", "print the dataset description: triples and entities per class",
                 "kg info --format json", cmd_info)
     p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+
+    from .output import add_format_option
+    p = command("query", "run a named query (kg query --list) or a .rq file, with bound parameters",
+                "kg query search --param text=memory --param tier=1 --format csv", cmd_query)
+    p.add_argument("query", nargs="?", metavar="NAME|FILE.rq", help="a query name from queries/, or a .rq file")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="a parameter value (repeatable); values are bound, never pasted into the query")
+    p.add_argument("--list", action="store_true", help="list the named queries with their titles and parameters")
+    p.add_argument("--sparql", action="store_true",
+                   help="print the query with its parameters bound instead of running it")
+    add_format_option(p, graphs=True)
+
+    from .analyse import BACKENDS, EDGE_TYPES, MEASURES, SEED
+    p = command("analyze", "graph measures of the systems: betweenness, k-core and nucleus, inbound and "
+                "outbound counts, bridge surprise, PageRank, communities, components, blast radius",
+                "kg analyze --measure betweenness --top 10 --plot centrality.png", cmd_analyze)
+    p.add_argument("--measure", "-m", action="append", choices=MEASURES, metavar="M",
+                   help="a measure to compute (repeatable; the first one sorts the output; default: all): "
+                        + ", ".join(MEASURES))
+    p.add_argument("--top", type=int, metavar="N", help="only the best N systems (default: 20 in a table, all otherwise)")
+    p.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table", help="output format")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw a bar chart of the top N and the nucleus to a PNG")
+    p.add_argument("--write-back", action="store_true",
+                   help="store the results in the analysis named graph, for SPARQL (kg query select-analysis-ranking)")
+    p.add_argument("--sample", type=int, metavar="K",
+                   help="estimate betweenness from K pivot nodes (fixed seed) instead of computing it exactly")
+    p.add_argument("--edge-type", action="append", choices=EDGE_TYPES, metavar="TYPE",
+                   help="only edges of this type (repeatable; default: all types, the catalog's convention)")
+    p.add_argument("--seed", type=int, default=SEED, help=f"seed of Louvain and of the pivot sample (default {SEED})")
+    p.add_argument("--backend", choices=BACKENDS, default="auto",
+                   help="library under betweenness and k-core: igraph when installed (kg[fast]), else networkx")
+
+    from .serve import (DEFAULT_HOST, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT,
+                        DEFAULT_WORKER_MEMORY_MB)
+    p = command("serve", "SPARQL 1.1 endpoint (read-only by default) with a query page and system pages",
+                "kg serve --port 8000   # then open http://127.0.0.1:8000/", cmd_serve)
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop a query after this long and answer 504 (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--max-rows", type=int, default=DEFAULT_MAX_ROWS, metavar="N",
+                   help=f"refuse results of more than N rows or triples with 422 (default {DEFAULT_MAX_ROWS})")
+    p.add_argument("--max-request-bytes", type=int, default=DEFAULT_MAX_REQUEST_BYTES, metavar="N",
+                   help=f"refuse larger request bodies with 413 (default {DEFAULT_MAX_REQUEST_BYTES})")
+    p.add_argument("--workers", type=int, metavar="N", help="query worker processes (default: CPUs, 2 to 8)")
+    p.add_argument("--worker-memory-mb", type=int, default=DEFAULT_WORKER_MEMORY_MB, metavar="MIB",
+                   help=f"memory cap of each query worker; a query past it gets 500 (default {DEFAULT_WORKER_MEMORY_MB})")
+    p.add_argument("--allow-update", action="store_true",
+                   help="accept SPARQL Update at /update from clients with the bearer token")
+    p.add_argument("--token", help="the bearer token for updates (default: $KG_TOKEN)")
+    p.add_argument("--cors", metavar="ORIGIN", help="allow cross-origin requests from this one origin (default: none)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no access log on stderr")
+
+    from .push import AUTH_METHODS, DEFAULT_BATCH_BYTES
+    from .push import DEFAULT_TIMEOUT as PUSH_TIMEOUT
+    p = command("push", "load every named graph into an external SPARQL 1.1 store (replacing them)",
+                "kg push --endpoint http://localhost:7878/query --update-endpoint http://localhost:7878/update",
+                cmd_push)
+    p.add_argument("--endpoint", required=True, metavar="URL", help="SPARQL query endpoint (used to verify counts)")
+    p.add_argument("--update-endpoint", metavar="URL", help="SPARQL Update endpoint (default: --endpoint)")
+    p.add_argument("--graph-store", metavar="URL",
+                   help="send each graph with a Graph Store Protocol PUT to URL?graph=<iri> instead of updates")
+    p.add_argument("--user", help="user name for HTTP authentication")
+    p.add_argument("--password", help="password (default: $KG_PUSH_PASSWORD)")
+    p.add_argument("--auth", choices=AUTH_METHODS, default="basic", help="HTTP authentication scheme (default basic)")
+    p.add_argument("--timeout", type=float, default=PUSH_TIMEOUT, metavar="SECONDS",
+                   help=f"timeout of each HTTP request (default {PUSH_TIMEOUT:g})")
+    p.add_argument("--batch-kib", type=int, default=DEFAULT_BATCH_BYTES // 1024, metavar="KIB",
+                   help=f"largest SPARQL Update request, in KiB (default {DEFAULT_BATCH_BYTES // 1024})")
+    p.add_argument("--graph-param", default="graph", metavar="NAME",
+                   help="query parameter naming the graph in Graph Store Protocol URLs "
+                        "(default: graph, as the protocol says; Virtuoso also takes graph-uri)")
+    p.add_argument("--prune", action="store_true",
+                   help="also drop remote graphs under the data's graph/ namespace that the store no longer has")
+    p.add_argument("--no-verify", action="store_true", help="skip counting the quads on the remote side afterwards")
+
+    p = command("docs", "regenerate the ontology's documentation (ontology/README.md, ontology/diagram.svg) "
+                "from ontology/kg.ttl", "kg docs --check", cmd_docs)
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 when the generated files differ from the ontology")
     return parser
 
 

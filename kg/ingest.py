@@ -10,6 +10,7 @@ record either at its old or at its new version.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +22,13 @@ from pyoxigraph import Literal, NamedNode, Quad
 from .errors import InputRejected, RecordError
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record, edge_from_json, record_from_json
-from .sources import BULK, EDGES, Batch, read_paths
+from .sources import (
+    BULK, EDGES, MAX_DEPTH, STREAM_MIN_BYTES, Batch, CatalogStream, json_depth, read_inputs, read_paths,
+)
 from .store import GraphStore
 from .vocab import (
-    ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, KG, ONTOLOGY_FILE, ONTOLOGY_IRI,
-    ONTOLOGY_VERSION, RDF, SKOS, VOID, XSD, Iris,
+    ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, EDGE_PROPERTIES, KG, ONTOLOGY_FILE,
+    ONTOLOGY_IRI, ONTOLOGY_VERSION, RDF, SKOS, VOID, XSD, Iris,
 )
 
 BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
@@ -35,7 +38,12 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class IngestReport:
-    """What an ingest did: counts, quarantined items and timing."""
+    """What an ingest did: counts, quarantined items, warnings and timing.
+
+    ``quarantined`` items were set aside (not written); ``warnings`` items went in,
+    with something worth a look (a ``javascript:`` citation kept as text, an edge
+    whose end is not a record in the store yet, an unknown edge type).
+    """
 
     records: int = 0
     edges: int = 0
@@ -44,6 +52,12 @@ class IngestReport:
     superseded: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    warnings: list[RecordError] = field(default_factory=list)
+
+    @property
+    def wrote_nothing(self) -> bool:
+        """True when the input held nothing to write, so the store was left exactly as it was."""
+        return self.quads_written == 0
 
 
 @dataclass
@@ -54,7 +68,9 @@ class _Input:
     edges_header: dict | None = None
     edges_given: bool = False
     errors: list[RecordError] = field(default_factory=list)
+    warnings: list[RecordError] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
+    where: dict[int, tuple[str, int]] = field(default_factory=dict)  # id(item) -> (source, index)
 
 
 def _first_bad_text(value: object, path: str) -> str | None:
@@ -67,7 +83,8 @@ def _first_bad_text(value: object, path: str) -> str | None:
         return None
     if isinstance(value, dict):
         for key, item in value.items():
-            found = _first_bad_text(key, path) or _first_bad_text(item, f"{path}.{key}" if path else key)
+            here = f"{path}.{key}" if path else key
+            found = _first_bad_text(key, here) or _first_bad_text(item, here)
             if found:
                 return found
     if isinstance(value, list):
@@ -79,13 +96,68 @@ def _first_bad_text(value: object, path: str) -> str | None:
 
 
 def _check_text(raw: object, source: str, index: int) -> None:
-    try:
-        json.dumps(raw, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
+    """Refuse what cannot be stored as it is: lone surrogates, NaN/Infinity, non-JSON values,
+    nesting deeper than ``MAX_DEPTH`` (items handed over by the API, not parsed by kg)."""
+    def fail(path: str, message: str) -> RecordError:
         record_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-        path = _first_bad_text(raw, "") or "(record)"
         shown = None if record_id is None else record_id.encode("utf-8", "backslashreplace").decode()
-        raise RecordError(source, index, shown, path, "holds a lone surrogate (not valid Unicode text)") from None
+        return RecordError(source, index, shown, path, message)
+
+    if json_depth(raw) > MAX_DEPTH:
+        raise fail("(record)", f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        json.dumps(raw, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise fail(_first_bad_text(raw, "") or "(record)",
+                   "holds a lone surrogate (not valid Unicode text)") from None
+    except (ValueError, TypeError, RecursionError) as err:
+        raise fail("(record)", f"is not plain JSON: {err}") from None
+
+
+_SCHEME = re.compile(r"^[\s\x00-\x1f]*([A-Za-z][A-Za-z0-9+.\-]*):(?=\S)")
+
+
+def link_scheme_problem(text: object) -> str | None:
+    """Why a citation or URL is a risky non-web link (``javascript:``, ``file:``, ``data:``, ...).
+
+    It is kept as text (``kg.mapping.iri_or_text`` only makes http(s) IRIs); this only
+    explains it. Free text ("see the docs") and http(s) URLs give None.
+
+    >>> link_scheme_problem("javascript:alert(1)")
+    "a 'javascript:' link, not http(s); kept as text"
+    >>> link_scheme_problem("https://example.org/x") is None, link_scheme_problem("Note: see docs") is None
+    (True, True)
+    """
+    if not isinstance(text, str):
+        return None
+    match = _SCHEME.match(text)
+    if match is None or match.group(1).lower() in ("http", "https"):
+        return None
+    return f"a '{match.group(1).lower()}:' link, not http(s); kept as text"
+
+
+def _record_warnings(record: Record, source: str, index: int) -> list[RecordError]:
+    found = []
+    problem = link_scheme_problem(record.url)
+    if problem:
+        found.append(RecordError(source, index, record.id, "url", problem))
+    for slug, cell in (record.cells or {}).items():
+        problem = link_scheme_problem(cell.citation)
+        if problem:
+            found.append(RecordError(source, index, record.id, f"cells.{slug}.citation", problem))
+    return found
+
+
+def _edge_warnings(edge: Edge, source: str, index: int) -> list[RecordError]:
+    where = f"{edge.source} -> {edge.target}"
+    found = []
+    if edge.type not in EDGE_PROPERTIES:
+        found.append(RecordError(source, index, where, "type", f"unknown edge type {edge.type!r}: kept as a "
+                                 "relation without a direct link (kg validate reports it)"))
+    problem = link_scheme_problem(edge.citation)
+    if problem:
+        found.append(RecordError(source, index, where, "citation", problem))
+    return found
 
 
 def _collect(batches: Iterable[Batch]) -> _Input:
@@ -93,40 +165,62 @@ def _collect(batches: Iterable[Batch]) -> _Input:
     found = _Input()
     records: dict[str, Record] = {}
     edge_keys: dict[tuple[str, str, str], str] = {}
-    for batch in batches:
+    for batch in (part for given in batches for part in given.expanded()):
         if batch.kind == EDGES:
-            found.edges_given = True
-            found.edges_header = batch.header
-            for index, raw in enumerate(batch.items):
-                try:
-                    _check_text(raw, batch.source, index)
-                    edge = edge_from_json(raw, source=batch.source, index=index)
-                    _check_edge(edge, batch.source, index, edge_keys)
-                except RecordError as err:
-                    found.errors.append(err)
-                    continue
-                found.edges.append(edge)
+            _take_edges(found, batch, edge_keys)
             continue
-        if batch.kind == BULK:
-            found.catalog_header = batch.header
         seen_here: dict[str, int] = {}
         for index, raw in enumerate(batch.items):
-            try:
-                _check_text(raw, batch.source, index)
-                record = record_from_json(raw, source=batch.source, index=index)
-                if record.id in seen_here:
-                    raise RecordError(batch.source, index, record.id, "id",
-                                      f"duplicate id (first at [{seen_here[record.id]}] of the same file)")
-            except RecordError as err:
-                found.errors.append(err)
+            record = _take_record(found, raw, batch.source, index, seen_here)
+            if record is None:
                 continue
-            seen_here[record.id] = index
             if record.id in records:
                 found.superseded.append(record.id)
                 del records[record.id]  # keep input order: the newer version goes last
             records[record.id] = record
+        # an empty or all-bad catalog file never replaces the stored catalog header
+        if batch.kind == BULK and seen_here:
+            found.catalog_header = batch.header
     found.records = list(records.values())
     return found
+
+
+def _take_edges(found: _Input, batch: Batch, edge_keys: dict) -> None:
+    """Check the edges of an edges batch: good ones join ``found.edges``, bad ones its errors."""
+    found.edges_given = True
+    good_edges = []
+    for index, raw in enumerate(batch.items):
+        try:
+            _check_text(raw, batch.source, index)
+            edge = edge_from_json(raw, source=batch.source, index=index)
+            _check_edge(edge, batch.source, index, edge_keys)
+        except RecordError as err:
+            found.errors.append(err)
+            continue
+        found.warnings += _edge_warnings(edge, batch.source, index)
+        found.where[id(edge)] = (batch.source, index)
+        good_edges.append(edge)
+    if good_edges:
+        found.edges += good_edges
+        found.edges_header = batch.header
+
+
+def _take_record(found: _Input, raw: object, source: str, index: int, seen_here: dict[str, int]) -> Record | None:
+    """One checked record (None, with the error in ``found``, when it is bad); ``seen_here``
+    holds the ids met so far in the same file."""
+    try:
+        _check_text(raw, source, index)
+        record = record_from_json(raw, source=source, index=index)
+        if record.id in seen_here:
+            raise RecordError(source, index, record.id, "id",
+                              f"duplicate id (first at [{seen_here[record.id]}] of the same file)")
+    except RecordError as err:
+        found.errors.append(err)
+        return None
+    found.warnings += _record_warnings(record, source, index)
+    found.where[id(record)] = (source, index)
+    seen_here[record.id] = index
+    return record
 
 
 def _check_edge(edge: Edge, source: str, index: int, seen: dict) -> None:
@@ -139,35 +233,186 @@ def _check_edge(edge: Edge, source: str, index: int, seen: dict) -> None:
     seen[edge.key] = f"[{index}]"
 
 
+class _Tentative:
+    """The shared resources already described, plus those a record describes; the record's
+    additions are kept only when it maps without error (``keep``)."""
+
+    def __init__(self, described: set[str]) -> None:
+        self.described, self.new = described, set()
+
+    def __contains__(self, iri: str) -> bool:
+        return iri in self.new or iri in self.described
+
+    def add(self, iri: str) -> None:
+        self.new.add(iri)
+
+    def keep(self) -> None:
+        self.described |= self.new
+
+
+def _map_records(found: _Input, iris: Iris,
+                 described: set[str] | None = None) -> list[tuple[NamedNode, list[Quad], list[Quad]]]:
+    """Every good record as (graph, its quads, shared descriptions), before anything is written.
+
+    A record that cannot be expressed in RDF joins the quarantine instead of failing
+    the run halfway (so strict mode still writes nothing). ``described`` (updated) holds
+    the shared resources already described in this run.
+    """
+    mapped = []
+    described = set() if described is None else described
+    kept = []
+    for record in found.records:
+        local = _Tentative(described)
+        try:
+            own, descriptions = record_quads(record, iris, local)
+        except (ValueError, OverflowError) as err:
+            source, index = found.where.get(id(record), ("<input>", None))
+            found.errors.append(RecordError(source, index, record.id, "(record)",
+                                            f"cannot be expressed in RDF: {err}"))
+            continue
+        local.keep()
+        kept.append(record)
+        mapped.append((iris.record_graph(record.id), own, descriptions))
+    found.records = kept
+    return mapped
+
+
 def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
-                 strict: bool = False, progress: Progress | None = None) -> IngestReport:
-    """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``."""
-    return ingest_batches(store, list(read_paths(paths)), iris, strict=strict, progress=progress)
+                 strict: bool = False, progress: Progress | None = None,
+                 stream: bool | None = None) -> IngestReport:
+    """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
+
+    Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
+    checked whole first, then read, mapped and written ``BATCH_SIZE`` records at a
+    time, so memory does not grow with the file. ``stream`` True streams every bulk
+    catalog file, False none. The graph written is the same either way.
+    """
+    if stream is False:
+        return ingest_batches(store, list(read_paths(paths)), iris, strict=strict, progress=progress)
+    inputs = read_inputs(paths, stream_min_bytes=0 if stream else STREAM_MIN_BYTES)
+    if not any(isinstance(item, CatalogStream) for item in inputs):
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress)
 
 
 def ingest_batches(store: GraphStore, batches: list[Batch], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None) -> IngestReport:
-    """Ingest already-read batches: each record replaces its own named graph."""
+    """Ingest already-read batches: each record replaces its own named graph.
+
+    Everything is checked and mapped before the first write. Bad items are
+    quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
+    good in it (an empty records list, only bad records) leaves the store untouched.
+    """
     iris = iris or Iris()
     started = time.perf_counter()
     found = _collect(batches)
+    mapped = _map_records(found, iris)
     if strict and found.errors:
         raise InputRejected(found.errors)
-    report = IngestReport(quarantined=found.errors, superseded=found.superseded,
+    report = IngestReport(quarantined=found.errors, superseded=found.superseded, warnings=found.warnings,
                           sources=[b.source for b in batches])
-    total = len(found.records)
-    described: set[str] = set()
+    total = len(mapped)
+    if not total and not found.edges:
+        report.seconds = time.perf_counter() - started
+        return report
     for start in range(0, total, BATCH_SIZE):
         graphs, shared = {}, []
-        for record in found.records[start:start + BATCH_SIZE]:
-            own, descriptions = record_quads(record, iris, described)
-            graphs[iris.record_graph(record.id)] = own
+        for graph, own, descriptions in mapped[start:start + BATCH_SIZE]:
+            graphs[graph] = own
             shared += descriptions
         store.replace_graphs(graphs, shared)
         report.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
         if progress:
             progress(min(start + BATCH_SIZE, total), total)
     report.records = total
+    return _finish(store, iris, found, report, started)
+
+
+def ingest_inputs(store: GraphStore, inputs: list[Batch | CatalogStream], iris: Iris | None = None, *,
+                  strict: bool = False, progress: Progress | None = None) -> IngestReport:
+    """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
+
+    Every input was checked whole before (an unreadable file changes nothing). The
+    records are then checked, mapped and written a chunk at a time; across chunks only
+    ids are kept (for duplicates in a file, and for later files superseding earlier
+    ones), so memory does not grow with the input. ``strict`` first checks and maps
+    everything without writing. A record superseded by a later file is written first,
+    then replaced: the store ends as with ``ingest_batches``.
+    """
+    iris = iris or Iris()
+    started = time.perf_counter()
+    if strict:
+        dry = _stream(None, inputs, iris, None, IngestReport())
+        if dry.errors:
+            raise InputRejected(dry.errors)
+    report = IngestReport(sources=[item.source for item in inputs])
+    found = _stream(store, inputs, iris, progress, report)
+    report.quarantined, report.superseded, report.warnings = found.errors, found.superseded, found.warnings
+    if not report.records and not found.edges:
+        report.seconds = time.perf_counter() - started
+        return report
+    return _finish(store, iris, found, report, started)
+
+
+def _stream(store: GraphStore | None, inputs: list[Batch | CatalogStream], iris: Iris,
+            progress: Progress | None, report: IngestReport) -> _Input:
+    """Check, map and (with a store) write the records of ``inputs`` a chunk at a time;
+    edges are checked and kept (they are written by ``_finish``)."""
+    found = _Input()
+    edge_keys: dict[tuple[str, str, str], str] = {}
+    taken: set[str] = set()  # ids of the records taken so far
+    pending: dict[str, Record] = {}
+    described: set[str] = set()
+    total = sum(item.count if isinstance(item, CatalogStream) else len(item.items)
+                for item in inputs if item.kind != EDGES)
+    done = 0
+
+    def flush() -> None:
+        chunk = _Input(records=list(pending.values()), where=found.where)
+        mapped = _map_records(chunk, iris, described)
+        found.errors.extend(chunk.errors)
+        for record in pending.values():
+            found.where.pop(id(record), None)
+        pending.clear()
+        if store is not None and mapped:
+            graphs, shared = {}, []
+            for graph, own, descriptions in mapped:
+                graphs[graph] = own
+                shared += descriptions
+            store.replace_graphs(graphs, shared)
+            report.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
+            report.records += len(mapped)
+        if progress:
+            progress(done, total)
+
+    for part in (p for given in inputs for p in given.expanded()):
+        if part.kind == EDGES:
+            _take_edges(found, part, edge_keys)
+            continue
+        seen_here: dict[str, int] = {}
+        for index, raw in enumerate(part.items):
+            done += 1
+            record = _take_record(found, raw, part.source, index, seen_here)
+            if record is None:
+                continue
+            if record.id in taken:  # from an earlier input (a duplicate in this one is an error)
+                found.superseded.append(record.id)
+                earlier = pending.pop(record.id, None)
+                if earlier is not None:
+                    found.where.pop(id(earlier), None)
+            taken.add(record.id)
+            pending[record.id] = record
+            if len(pending) >= BATCH_SIZE:
+                flush()
+        if part.kind == BULK and seen_here:
+            found.catalog_header = part.header
+    if pending:
+        flush()
+    return found
+
+
+def _finish(store: GraphStore, iris: Iris, found: _Input, report: IngestReport, started: float) -> IngestReport:
+    """After the records: catalog header, edges and ontology graphs, clean-up, description."""
     shared: dict[NamedNode, list[Quad]] = {}
     if found.catalog_header is not None:
         shared[iris.catalog_graph] = source_file_quads(iris.catalog_source, iris.catalog_graph,
@@ -182,12 +427,29 @@ def ingest_batches(store: GraphStore, batches: list[Batch], iris: Iris | None = 
     shared[iris.ontology_graph] = ontology_quads(iris)
     store.replace_graphs(shared)
     report.quads_written += sum(len(q) for q in shared.values())
-    if total:
+    if report.records:
         drop_unused_shared(store, iris)
     refresh_description(store, iris)
     store.flush()
+    report.warnings += _dangling_edges(store, iris, found)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _dangling_edges(store: GraphStore, iris: Iris, found: _Input) -> list[RecordError]:
+    """Warnings for edges of this input whose ends are not records in the store (edges may
+    arrive before their records: they are kept; ``kg validate`` reports them too)."""
+    if not found.edges:
+        return []
+    present = set(stored_record_ids(store, iris))
+    warnings = []
+    for edge in found.edges:
+        for end, record_id in (("source", edge.source), ("target", edge.target)):
+            if record_id not in present:
+                source, index = found.where.get(id(edge), ("<input>", None))
+                warnings.append(RecordError(source, index, f"{edge.source} -> {edge.target}", end,
+                                            f"{record_id!r} is not a record in the store (yet); edge kept"))
+    return warnings
 
 
 def drop_unused_shared(store: GraphStore, iris: Iris) -> None:

@@ -5,25 +5,34 @@ Each file starts with a comment header::
     # title: Systems with MCP support
     # question: Which systems support MCP natively, via an adapter or as a client?
     # param: tier (integer, optional) only systems of this tier
+    # param: limit (limit, optional, default=50) at most this many rows
     # returns: id, name, tier
 
-Parameters are ordinary SPARQL variables of the query; ``GraphStore.query`` binds them
-with a VALUES block built from serialised terms.
+Below the header is plain SPARQL 1.1 with its PREFIX lines, meant for a dataset whose
+default graph is the union of its named graphs. A parameter is an ordinary variable of
+the query. Its value, given as text, is checked against the declared type, turned into
+an RDF term, serialised by pyoxigraph (which escapes it) and bound with ``VALUES``
+blocks (:func:`bind_params`); a value can never change the structure of the query.
+
+A ``limit`` parameter is not a variable: it caps the number of rows returned.
 
 >>> q = load("info")
 >>> q.name, bool(q.title)
 ('info', True)
+>>> [p.name for p in load("search").params]
+['text', 'section', 'tier', 'limit']
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
 from .errors import QueryError, UsageError
 from .records import ID_PATTERN
@@ -31,7 +40,8 @@ from .store import GraphStore
 from .vocab import XSD, Iris
 
 QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
-PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "system")
+PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "system", "limit")
+HEADER_KEYS = ("title", "question", "returns")
 
 _HEADER = re.compile(r"^#\s*(title|question|param|returns|description)\s*:\s*(.*)$", re.IGNORECASE)
 _PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*\((?P<spec>[^)]*)\)\s*(?P<doc>.*)$")
@@ -58,6 +68,10 @@ class NamedQuery:
     returns: str = ""
     params: list[Param] = field(default_factory=list)
 
+    @property
+    def limit_param(self) -> Param | None:
+        return next((p for p in self.params if p.type == "limit"), None)
+
 
 def _parse_param(spec_line: str, path: Path) -> Param:
     m = _PARAM.match(spec_line.strip())
@@ -72,10 +86,13 @@ def _parse_param(spec_line: str, path: Path) -> Param:
             param.optional = True
         elif part.startswith("default="):
             param.default, param.optional = part[len("default="):].strip(), True
+        else:
+            raise QueryError(f"{path.name}: parameter {param.name}: unknown option {part!r}")
     return param
 
 
 def parse(text: str, path: Path) -> NamedQuery:
+    """The header of a query file (the comment lines before the first SPARQL line)."""
     query = NamedQuery(name=path.stem, path=path, text=text)
     for line in text.splitlines():
         if not line.startswith("#"):
@@ -87,7 +104,10 @@ def parse(text: str, path: Path) -> NamedQuery:
             continue
         key, value = m.group(1).lower(), m.group(2).strip()
         if key == "param":
-            query.params.append(_parse_param(value, path))
+            param = _parse_param(value, path)
+            if any(p.name == param.name for p in query.params):
+                raise QueryError(f"{path.name}: parameter {param.name} declared twice")
+            query.params.append(param)
         elif key in ("question", "description"):
             query.question = value
         else:
@@ -95,19 +115,58 @@ def parse(text: str, path: Path) -> NamedQuery:
     return query
 
 
+def header_problems(query: NamedQuery) -> list[str]:
+    """What is missing from a query's header (empty when it is complete)."""
+    problems = [f"no '# {key}:' line" for key in HEADER_KEYS if not getattr(query, key)]
+    problems += [f"parameter {p.name} has no description" for p in query.params if not p.doc]
+    if sum(p.type == "limit" for p in query.params) > 1:
+        problems.append("more than one limit parameter")
+    for p in query.params:
+        if p.type != "limit" and not re.search(rf"[?$]{p.name}\b", _strip_header(query.text)):
+            problems.append(f"parameter {p.name} is not a variable of the query")
+        if p.default is not None:
+            try:
+                _check_default(p)
+            except QueryError as err:
+                problems.append(str(err))
+    return problems
+
+
+def _strip_header(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _check_default(param: Param) -> None:
+    if param.type == "limit":
+        _limit(param, param.default or "")
+    else:
+        to_term(param, param.default or "", Iris())
+
+
 def available() -> list[str]:
     """Names of the bundled queries."""
     return sorted(p.stem for p in QUERIES_DIR.glob("*.rq"))
+
+
+def listing() -> list[NamedQuery]:
+    """Every bundled query, parsed (for ``kg query --list``)."""
+    return [load(name) for name in available()]
 
 
 def load(name_or_path: str) -> NamedQuery:
     """A bundled query by name (``search``) or any ``.rq`` file by path."""
     path = Path(name_or_path)
     if not (name_or_path.endswith(".rq") and path.is_file()):
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name_or_path) or name_or_path.endswith(".rq"):
+            raise UsageError(f"no query file {name_or_path!r}; known queries: {', '.join(available())}")
         path = QUERIES_DIR / f"{name_or_path}.rq"
     if not path.is_file():
         raise UsageError(f"unknown query {name_or_path!r}; known: {', '.join(available())}")
-    return parse(path.read_text(encoding="utf-8"), path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+    return parse(text, path)
 
 
 def to_term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
@@ -138,8 +197,21 @@ def to_term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
     raise QueryError(f"parameter {param.name}: unknown type {param.type}")
 
 
+def _limit(param: Param, value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise QueryError(f"parameter {param.name}: {value!r} is not a valid limit (a whole number >= 0)")
+    return n
+
+
 def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris) -> dict[str, Any]:
-    """Typed terms for the given parameter values; checks names and required parameters."""
+    """Typed terms for the given parameter values; checks names and required parameters.
+
+    A ``limit`` parameter gets no term (see :func:`row_limit`).
+    """
     declared = {p.name: p for p in query.params}
     unknown = sorted(set(values) - set(declared))
     if unknown:
@@ -152,12 +224,203 @@ def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris) -> dict[s
             if not param.optional:
                 raise QueryError(f"query {query.name} needs --param {param.name}=VALUE ({param.type})")
             continue
+        if param.type == "limit":
+            _limit(param, value)
+            continue
         out[param.name] = to_term(param, value, iris)
     return out
 
 
-def run(store: GraphStore, name_or_path: str, params: Mapping[str, str] | None = None,
-        iris: Iris | None = None) -> Any:
-    """Run a named query (or .rq file) with its parameters bound; returns pyoxigraph results."""
-    query = load(name_or_path)
-    return store.query(query.text, bindings(query, params or {}, iris or Iris()))
+def row_limit(query: NamedQuery, values: Mapping[str, str]) -> int | None:
+    """The row cap asked for with the query's ``limit`` parameter (or its default), if any."""
+    param = query.limit_param
+    if param is None:
+        return None
+    value = values.get(param.name, param.default)
+    return None if value is None else _limit(param, value)
+
+
+# ---------------------------------------------------------------------------
+# Binding: a VALUES block in every group that mentions a parameter
+
+
+_IRI = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>')
+_VAR = re.compile(r"[?$]([A-Za-z0-9_\u00B7\u00C0-\uFFFF]+)")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def _skip_string(text: str, i: int) -> int:
+    quote = text[i] * 3 if text.startswith(text[i] * 3, i) else text[i]
+    j = i + len(quote)
+    while j < len(text) and not text.startswith(quote, j):
+        j += 2 if text[j] == "\\" else 1
+    return j + len(quote)
+
+
+def _tokens(text: str) -> Iterator[tuple[str, int, str]]:
+    """(kind, position, value) for braces, variables and keywords; skips comments, strings, IRIs."""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif ch in "\"'":
+            i = _skip_string(text, i)
+        elif ch == "<" and (m := _IRI.match(text, i)):
+            i = m.end()
+        elif ch in "?$" and (m := _VAR.match(text, i)):
+            yield "var", i, m.group(1)
+            i = m.end()
+        elif ch in "{}":
+            yield ch, i, ch
+            i += 1
+        elif ch.isalpha() or ch == "_":
+            m = _WORD.match(text, i)
+            end = m.end()
+            # a prefixed name (kg:System) or a language tag is not a keyword
+            if not (text[end:end + 1] == ":" or text[i - 1:i] in (":", "@")):
+                yield "word", i, m.group(0).upper()
+            i = end
+        else:
+            i += 1
+
+
+def bind_params(sparql: str, terms: Mapping[str, NamedNode | Literal]) -> str:
+    """``sparql`` with each parameter bound by a ``VALUES`` block in every group that uses it.
+
+    The top-level WHERE group binds every parameter; so does each nested group (OPTIONAL,
+    UNION branch, GRAPH, EXISTS, sub-SELECT) whose text mentions it. That gives parameters
+    the meaning of constants throughout the query (as SPARQL's SEP-0007 substitution
+    does), and lets the engine start every group from the bound value. Terms are written
+    by pyoxigraph's serialiser (``str(term)``), which escapes them.
+
+    >>> from pyoxigraph import Literal
+    >>> print(bind_params('SELECT ?s WHERE { ?s ?p ?id OPTIONAL { ?s ?q ?id } }',
+    ...                   {"id": Literal('x" } ; DROP ALL #')}))
+    SELECT ?s WHERE { VALUES (?id) { ("x\\" } ; DROP ALL #") } ?s ?p ?id OPTIONAL { VALUES (?id) { ("x\\" } ; DROP ALL #") } ?s ?q ?id } }
+    """
+    if not terms:
+        return sparql
+    for name, term in terms.items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise QueryError(f"not a SPARQL variable name: {name!r}")
+        if not isinstance(term, (NamedNode, Literal)):
+            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
+    tokens = list(_tokens(sparql))
+    groups: list[tuple[int, int, str, int]] = []  # ('{' position, its token index, kind, '}' token index)
+    stack: list[tuple[int, int, str]] = []
+    words: list[str] = []  # keywords seen since the last brace
+    values_pending = construct_pending = False
+    for index, (kind, pos, value) in enumerate(tokens):
+        if kind == "word":
+            words.append(value)
+            if value == "VALUES":
+                values_pending = True
+            elif value == "CONSTRUCT":
+                construct_pending = True
+            continue
+        if kind == "var":
+            continue
+        if kind == "{":
+            following = next((t for t in tokens[index + 1:index + 2]), None)
+            if values_pending:
+                group_kind = "data"
+                values_pending = False
+            elif construct_pending:
+                group_kind = "construct-where" if words[-1:] == ["WHERE"] else "template"
+                construct_pending = False
+            elif following is not None and following[0] == "word" and following[2] == "SELECT":
+                group_kind = "subselect"
+            else:
+                group_kind = "group"
+            stack.append((pos, index, group_kind))
+            words = []
+        else:  # "}"
+            if not stack:
+                raise QueryError("malformed SPARQL: unbalanced '}'")
+            start_pos, start_index, group_kind = stack.pop()
+            groups.append((start_pos, start_index, group_kind, index))
+            words = []
+    if stack:
+        raise QueryError("malformed SPARQL: unbalanced '{'")
+    top = [g for g in groups if g[2] in ("group", "construct-where")
+           and not any(o[1] < g[1] and o[3] > g[3] and o[2] != "template" for o in groups)]
+    if not top:
+        raise QueryError("cannot bind parameters: the query has no WHERE group")
+    if any(g[2] == "construct-where" for g in top):
+        raise QueryError("cannot bind parameters in the short form CONSTRUCT WHERE { ... }")
+    inserts: list[tuple[int, list[str]]] = []
+    for start_pos, start_index, group_kind, end_index in groups:
+        if group_kind != "group":
+            continue
+        if (start_pos, start_index, group_kind, end_index) in top:
+            names = list(terms)
+        else:
+            used = {t[2] for t in tokens[start_index:end_index] if t[0] == "var"}
+            names = [name for name in terms if name in used]
+        if names:
+            inserts.append((start_pos, names))
+    out = sparql
+    for pos, names in sorted(inserts, reverse=True):
+        block = (f" VALUES ({' '.join('?' + n for n in names)}) "
+                 f"{{ ({' '.join(str(terms[n]) for n in names)}) }}")
+        out = out[:pos + 1] + block + out[pos + 1:]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+class LimitedSolutions:
+    """SELECT results capped at a number of rows; iterates like ``QuerySolutions``."""
+
+    def __init__(self, solutions: QuerySolutions, limit: int) -> None:
+        self.variables: list[Variable] = list(solutions.variables)
+        self._rows = itertools.islice(solutions, limit)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._rows)
+
+
+def bound_text(query: NamedQuery, params: Mapping[str, str] | None = None, iris: Iris | None = None) -> str:
+    """The query's text with its parameters bound (what is sent to the store)."""
+    return bind_params(query.text, bindings(query, params or {}, iris or Iris()))
+
+
+def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+        iris: Iris | None = None) -> QuerySolutions | LimitedSolutions | QueryBoolean | QueryTriples:
+    """Run a named query (or .rq file, or a loaded query) with its parameters bound.
+
+    Returns pyoxigraph results: SELECT as ``QuerySolutions`` (``LimitedSolutions`` when the
+    query has a ``limit`` parameter), ASK as ``QueryBoolean``, CONSTRUCT/DESCRIBE as
+    ``QueryTriples``.
+    """
+    query = name_or_path if isinstance(name_or_path, NamedQuery) else load(name_or_path)
+    params = params or {}
+    result = store.query(bound_text(query, params, iris))
+    limit = row_limit(query, params)
+    if limit is not None and isinstance(result, QuerySolutions):
+        return LimitedSolutions(result, limit)
+    return result
+
+
+def query(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+          iris: Iris | None = None) -> Any:
+    """Like :func:`run`, with the results in plain Python containers.
+
+    SELECT: a list of rows, each a dict of variable name -> term (unbound variables left
+    out); ASK: a bool; CONSTRUCT/DESCRIBE: a list of distinct triples in result order.
+
+    >>> from kg.store import GraphStore
+    >>> query(GraphStore(), "sections")
+    []
+    """
+    result = run(store, name_or_path, params, iris)
+    if isinstance(result, QueryBoolean):
+        return bool(result)
+    if isinstance(result, QueryTriples):
+        return list(dict.fromkeys(result))
+    names = [v.value for v in result.variables]
+    return [{n: row[n] for n in names if row[n] is not None} for row in result]

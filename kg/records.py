@@ -213,6 +213,8 @@ class _At:
         return RecordError(self.source, self.index, self.record_id, self.path or "(record)", message)
 
 
+_INT_MIN, _INT_MAX = -(2 ** 63), 2 ** 63 - 1  # integer fields (tier, pr, severity) are xsd:long at most
+
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}
 
 
@@ -226,6 +228,8 @@ def _typed(value: Any, kinds: tuple[type, ...], at: _At, nullable: bool) -> Any:
         raise at.fail(f"must be {' or '.join(_TYPE_NAMES[k] for k in kinds)}, not a boolean")
     if not isinstance(value, kinds):
         raise at.fail(f"must be {' or '.join(_TYPE_NAMES[k] for k in kinds)}, not {type(value).__name__}")
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
+        raise at.fail(f"integer out of range ({len(str(abs(value)))} digits; must fit in 64 bits)")
     return value
 
 
@@ -442,7 +446,7 @@ def edge_from_json(obj: Any, *, source: str = "<input>", index: int | None = Non
     """Normalise one edge; its ends must be catalog ids (they become IRIs)."""
     at = _At(source, index, None)
     if not isinstance(obj, dict):
-        raise at.fail(f"an edge must be an object, not {type(obj).__name__}")
+        raise RecordError(source, index, None, "(edge)", f"an edge must be an object, not {type(obj).__name__}")
     edge_source = _take(obj, "source", (str,), at, required=True, nullable=False)
     edge_target = _take(obj, "target", (str,), at, required=True, nullable=False)
     at = _At(source, index, f"{edge_source} -> {edge_target}")

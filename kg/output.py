@@ -1,0 +1,248 @@
+"""Writing query results: one place for every command that prints rows or graphs.
+
+Row formats (``ROW_FORMATS``):
+
+* ``table``: aligned columns for a terminal; long or multi-line values are shortened and
+  control characters escaped, IRIs of well-known vocabularies written as ``kg:MCP``;
+* ``csv``: RFC 4180 with a header line, values as plain text (as in SPARQL 1.1 CSV results);
+* ``tsv``: tab-separated plain text with a header line; tab, newline, carriage return and
+  backslash inside a value are written as ``\\t``, ``\\n``, ``\\r``, ``\\\\``;
+* ``json``: SPARQL 1.1 Query Results JSON (``{"head": {"vars": ...}, "results": {"bindings": ...}}``).
+
+Graph formats (``GRAPH_FORMATS``, for CONSTRUCT and DESCRIBE): ``turtle`` (with the
+project's prefixes), ``jsonld``, ``ntriples``.
+
+Rows may be pyoxigraph ``QuerySolutions`` or any iterable of dicts mapping a column name
+to a pyoxigraph term or a plain Python value (str, int, float, bool, None).
+
+>>> import io
+>>> out = io.StringIO()
+>>> write_rows([{"id": "mem0", "stars": 41200}], out, "csv")
+1
+>>> out.getvalue().splitlines()
+['id,stars', 'mem0,41200']
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+from typing import Any, Iterable, Mapping, Sequence, TextIO
+
+from pyoxigraph import (
+    BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat, Triple, serialize,
+)
+
+from .errors import UsageError, safe_text
+from .vocab import PREFIXES, XSD
+
+ROW_FORMATS = ("table", "csv", "tsv", "json")
+GRAPH_FORMATS = ("turtle", "jsonld", "ntriples")
+_RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "jsonld": RdfFormat.JSON_LD, "ntriples": RdfFormat.N_TRIPLES}
+_XSD_STRING = XSD.string.value
+TABLE_WIDTH = 60  # widest column shown in a table
+
+
+def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
+                      default: str | None = "table") -> None:
+    """Add ``--format/-f`` to a command that prints rows (and, with ``graphs``, graphs).
+
+    With ``graphs`` the default is None: the caller picks ``table`` for rows and
+    ``turtle`` for a graph (see :func:`write_result`).
+    """
+    choices = ROW_FORMATS + (GRAPH_FORMATS if graphs else ())
+    helptext = "rows as table, csv, tsv or json (SPARQL 1.1 JSON results)"
+    if graphs:
+        helptext += "; graphs (CONSTRUCT) as turtle (default), jsonld or ntriples"
+        default = None
+    else:
+        helptext += f" (default: {default})"
+    parser.add_argument("--format", "-f", choices=choices, default=default, help=helptext)
+
+
+# ---------------------------------------------------------------------------
+# Rows
+
+
+def _columns(rows: Any, variables: Sequence[str] | None) -> tuple[list[str], Iterable[Mapping[str, Any]]]:
+    """Column names and an iterable of dicts, whatever the input."""
+    if variables is None and hasattr(rows, "variables"):
+        variables = [v.value for v in rows.variables]
+    if isinstance(rows, QuerySolutions) or (hasattr(rows, "variables") and not isinstance(rows, (list, tuple))):
+        names = list(variables or [])
+        return names, ({n: row[n] for n in names if row[n] is not None} for row in rows)
+    rows = list(rows)
+    if variables is None:
+        seen: dict[str, None] = {}
+        for row in rows:
+            seen.update(dict.fromkeys(row))
+        variables = list(seen)
+    return list(variables), rows
+
+
+def text(value: Any) -> str:
+    """The plain text of a term or value ('' for None), as CSV and TSV write it.
+
+    >>> text(NamedNode("https://example.org/x")), text(Literal("3", datatype=XSD.integer)), text(True)
+    ('https://example.org/x', '3', 'true')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (NamedNode, Literal)):
+        return value.value
+    if isinstance(value, BlankNode):
+        return f"_:{value.value}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else ("NaN" if math.isnan(value) else
+                                                           ("INF" if value > 0 else "-INF"))
+    return str(value)
+
+
+def term_json(value: Any) -> dict[str, str] | None:
+    """One RDF term (or Python value) as a SPARQL 1.1 JSON results binding.
+
+    >>> term_json(Literal("Mem0"))
+    {'type': 'literal', 'value': 'Mem0'}
+    >>> term_json(41200)
+    {'type': 'literal', 'value': '41200', 'datatype': 'http://www.w3.org/2001/XMLSchema#integer'}
+    """
+    if value is None:
+        return None
+    if isinstance(value, NamedNode):
+        return {"type": "uri", "value": value.value}
+    if isinstance(value, BlankNode):
+        return {"type": "bnode", "value": value.value}
+    if isinstance(value, Literal):
+        out = {"type": "literal", "value": value.value}
+        if value.language:
+            out["xml:lang"] = value.language
+        elif value.datatype.value != _XSD_STRING:
+            out["datatype"] = value.datatype.value
+        return out
+    if isinstance(value, Triple):
+        return {"type": "triple", "value": {k: term_json(getattr(value, k))  # type: ignore[dict-item]
+                                            for k in ("subject", "predicate", "object")}}
+    if isinstance(value, bool):
+        return {"type": "literal", "value": text(value), "datatype": XSD.boolean.value}
+    if isinstance(value, int):
+        return {"type": "literal", "value": str(value), "datatype": XSD.integer.value}
+    if isinstance(value, float):
+        return {"type": "literal", "value": text(value), "datatype": XSD.double.value}
+    return {"type": "literal", "value": str(value)}
+
+
+def _compact(value: Any) -> str:
+    """Text for a table cell: known namespaces as prefixes, one line, escaped, shortened."""
+    shown = text(value)
+    if isinstance(value, NamedNode):
+        for prefix, iri in PREFIXES.items():
+            local = shown[len(iri):]
+            if shown.startswith(iri) and local and all(c.isalnum() or c in "-_" for c in local):
+                shown = f"{prefix}:{local}"
+                break
+    shown = safe_text(" ".join(shown.split()), limit=100_000)
+    return shown if len(shown) <= TABLE_WIDTH else shown[:TABLE_WIDTH - 1] + "…"
+
+
+def _is_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, Literal) and value.datatype.value in (
+        XSD.integer.value, XSD.decimal.value, XSD.double.value, XSD.float.value)
+
+
+def write_rows(rows: Any, out: TextIO, fmt: str = "table", variables: Sequence[str] | None = None) -> int:
+    """Write rows in one of ``ROW_FORMATS``; returns the number of rows written."""
+    if fmt not in ROW_FORMATS:
+        raise UsageError(f"cannot write rows as {fmt}; choose one of {', '.join(ROW_FORMATS)}")
+    names, items = _columns(rows, variables)
+    if fmt == "json":
+        bindings = [{n: term_json(row[n]) for n in names if row.get(n) is not None} for row in items]
+        json.dump({"head": {"vars": names}, "results": {"bindings": bindings}}, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return len(bindings)
+    if fmt == "csv":
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(names)
+        count = 0
+        for row in items:
+            writer.writerow([text(row.get(n)) for n in names])
+            count += 1
+        return count
+    if fmt == "tsv":
+        out.write("\t".join(names) + "\n")
+        count = 0
+        for row in items:
+            out.write("\t".join(_tsv(text(row.get(n))) for n in names) + "\n")
+            count += 1
+        return count
+    return _table(names, list(items), out)
+
+
+def _tsv(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _table(names: list[str], rows: list[Mapping[str, Any]], out: TextIO) -> int:
+    cells = [[_compact(row.get(n)) for n in names] for row in rows]
+    widths = [max([len(n)] + [len(r[i]) for r in cells]) for i, n in enumerate(names)]
+    numeric = [bool(rows) and all(row.get(n) is None or _is_number(row.get(n)) for row in rows) for n in names]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v.rjust(w) if num else v.ljust(w)
+                         for v, w, num in zip(values, widths, numeric)).rstrip()
+
+    out.write(line(names) + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for values in cells:
+        out.write(line(values) + "\n")
+    out.write(f"({len(rows)} row{'s' if len(rows) != 1 else ''})\n")
+    return len(rows)
+
+
+# ---------------------------------------------------------------------------
+# Booleans and graphs
+
+
+def write_boolean(value: bool, out: TextIO, fmt: str = "table") -> None:
+    """An ASK answer: ``true``/``false``, or SPARQL JSON results with ``json``."""
+    if fmt == "json":
+        json.dump({"head": {}, "boolean": bool(value)}, out)
+        out.write("\n")
+    elif fmt in ROW_FORMATS:
+        out.write(("true" if value else "false") + "\n")
+    else:
+        raise UsageError(f"an ASK query answers true or false; --format {fmt} does not apply")
+
+
+def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> int:
+    """Distinct triples as Turtle (with the project's prefixes), JSON-LD or N-Triples."""
+    if fmt not in GRAPH_FORMATS:
+        raise UsageError(f"a CONSTRUCT or DESCRIBE query returns a graph; use --format "
+                         f"{', '.join(GRAPH_FORMATS)}, not {fmt}")
+    distinct = list(dict.fromkeys(triples))
+    kwargs: dict[str, Any] = {"format": _RDF_FORMATS[fmt]}
+    if fmt == "turtle":
+        kwargs["prefixes"] = dict(PREFIXES)
+    data = serialize(distinct, None, **kwargs)
+    out.write(data.decode("utf-8"))
+    return len(distinct)
+
+
+def write_result(result: Any, out: TextIO, fmt: str | None = None) -> int | None:
+    """Write any query result: rows, an ASK answer, or a graph; ``fmt`` None picks the default
+    (``table`` for rows and booleans, ``turtle`` for graphs). Returns the rows/triples written."""
+    if isinstance(result, (QueryBoolean, bool)):
+        write_boolean(bool(result), out, fmt or "table")
+        return None
+    if isinstance(result, QueryTriples):
+        return write_graph(result, out, fmt or "turtle")
+    if fmt in GRAPH_FORMATS:
+        raise UsageError(f"a SELECT query returns rows; use --format {', '.join(ROW_FORMATS)}, not {fmt}")
+    return write_rows(result, out, fmt or "table")

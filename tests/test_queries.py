@@ -1,0 +1,867 @@
+"""The named query library (queries/*.rq), ``kg.queries`` and ``kg query``.
+
+Every named query is run on the real bundled catalog, and its expected answer is computed
+here from the JSON input files, never with SPARQL or the store. For the typed layer
+(licences, protocol support, deployment, dates, compliance, feature states) the expected
+answer uses ``kg.normalise``'s classifiers on the JSON cell text: they are the mapping's
+specification. The feature and decay queries are also run on a generated full-shape
+catalog (benchmarks/generate.py), since the site data has no feature or decay fields.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib.util
+import io
+import json
+import re
+from collections import Counter, defaultdict, deque
+from pathlib import Path
+
+import pytest
+from pyoxigraph import Literal, NamedNode, QueryResultsFormat, Quad, RdfFormat, parse, parse_query_results
+
+from kg import normalise, output, queries
+from kg.cli import main
+from kg.errors import QueryError, UsageError
+from kg.ingest import ingest_batches
+from kg.mapping import feature_family, record_from_quads
+from kg.records import record_to_json
+from kg.sources import batch_from_document
+from kg.store import GraphStore
+from kg.vocab import PREFIXES, Iris
+
+ROOT = Path(__file__).resolve().parent.parent
+GEN_PATH = ROOT / "benchmarks" / "generate.py"
+GENERATED_SEED = 6  # a seed whose 50 records include decayed ones (checked below)
+
+OWN_QUERIES = (
+    "compare", "compliant-systems", "coverage", "decay-cause", "eval-orphans", "info",
+    "license-distribution", "open-source-systems", "protocol-adoption", "recent", "related", "search",
+    "sections", "self-hostable-systems", "show", "substrate-risk", "systems-with-a2a-support",
+    "systems-with-mcp-support", "vendor-portfolio",
+)
+# A sample value for every parameter of the named queries, used by the structural tests.
+SAMPLE_PARAMS = {
+    "compare": {"a": "mem0--mem0-ai", "b": "zep-graphiti--getzep-com"},
+    "compliant-systems": {"framework": "SOC 2"},
+    "decay-cause": {"cause": "acquired"},
+    "recent": {"since": "2026-01-01"},
+    "related": {"id": "mem0--mem0-ai"},
+    "search": {"text": "memory"},
+    "show": {"id": "mem0--mem0-ai"},
+    "substrate-risk": {"system": "claude"},
+}
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def plain(term):
+    return None if term is None else output.text(term)
+
+
+def rows(store, name, **params):
+    """A query's rows as dicts of plain text values."""
+    return [{k: plain(v) for k, v in row.items()} for row in queries.query(store, name, params)]
+
+
+def cell_text(record, slug):
+    """(value, status, citation) of a cell whose value is text (as the mapping reads it)."""
+    cell = (record.get("cells") or {}).get(slug)
+    if not isinstance(cell, dict) or not isinstance(cell.get("value"), str):
+        return None
+    status = cell.get("status") if isinstance(cell.get("status"), str) else ""
+    citation = cell.get("citation") if isinstance(cell.get("citation"), str) else None
+    return cell["value"], status, citation
+
+
+def primary_section(record):
+    for listing in record.get("sections") or []:
+        if isinstance(listing, dict) and listing.get("primary") is True:
+            return listing["section"]
+    return record.get("section") if isinstance(record.get("section"), str) else None
+
+
+def section_names(record):
+    return [s["section"] if isinstance(s, dict) else s for s in record.get("sections") or []]
+
+
+def protocol_modes(record):
+    """protocol -> support mode, read from the cells as the mapping's typed layer does."""
+    modes = {}
+    for slug, key in (("mcp-support", "mcp"), ("a2a-support", "a2a"), ("otel", "opentelemetry")):
+        cell = cell_text(record, slug)
+        if cell is not None:
+            modes[key] = normalise.protocol_mode(cell[0], cell[1])
+    combined = cell_text(record, "protocol-support")
+    if combined is not None and combined[1] in ("real-data", "estimate"):
+        for key, mode in normalise.protocols_in_support_cell(combined[0]).items():
+            if key not in modes or modes[key] == "unknown":
+                modes[key] = mode
+    return modes
+
+
+def incoming_counts(edges):
+    return Counter(e["target"] for e in edges)
+
+
+def list_order(records, ids, edges):
+    """Ids ordered by tier, then most incoming edges, then name (the list queries' order)."""
+    incoming = incoming_counts(edges)
+    return sorted(ids, key=lambda i: (records[i]["tier"], -incoming[i], records[i]["name"], i))
+
+
+@pytest.fixture(scope="module")
+def records(expected_records):
+    return expected_records
+
+
+@pytest.fixture(scope="module")
+def edges(edges_file):
+    return edges_file["edges"]
+
+
+@pytest.fixture(scope="module")
+def generated():
+    """A 50-record full-shape catalog from the generator, ingested into a store of its own."""
+    spec = importlib.util.spec_from_file_location("landscape_generate_q", GEN_PATH)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    catalog, edges = gen.generate_catalog(50, seed=GENERATED_SEED)
+    store = GraphStore()
+    report = ingest_batches(store, [batch_from_document(catalog, "generated"), batch_from_document(edges, "edges")])
+    assert not report.quarantined
+    return store, {r["id"]: r for r in catalog["records"]}, edges["edges"]
+
+
+def fingerprint(store):
+    """The store's whole content, order-independent."""
+    lines = sorted(str(q) for q in store.quads())
+    return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# the files themselves
+
+
+def test_every_query_has_a_complete_header():
+    problems = {}
+    for name in queries.available():
+        query = queries.load(name)
+        found = queries.header_problems(query)
+        if found:
+            problems[name] = found
+    assert problems == {}
+    assert set(OWN_QUERIES) <= set(queries.available())
+
+
+@pytest.mark.parametrize("name", OWN_QUERIES)
+def test_query_is_portable_sparql(name):
+    """Parses with rdflib's own SPARQL parser too, and its PREFIX lines agree with kg.vocab."""
+    from rdflib.plugins.sparql import prepareQuery
+
+    query = queries.load(name)
+    prepareQuery(query.text)
+    prepareQuery(queries.bound_text(query, SAMPLE_PARAMS.get(name, {})))
+    for prefix, iri in re.findall(r"^PREFIX\s+(\w*):\s*<([^>]*)>", query.text, re.MULTILINE):
+        if prefix in PREFIXES:
+            assert PREFIXES[prefix] == iri, f"{name}: PREFIX {prefix}: differs from kg.vocab"
+    assert query.question.endswith("?")
+    declared = {p.name for p in query.params}
+    assert declared == set(SAMPLE_PARAMS.get(name, {})) | {p.name for p in query.params if p.optional}
+
+
+def test_every_query_runs_on_an_empty_store():
+    store = GraphStore()
+    for name in queries.available():
+        query = queries.load(name)
+        values = {p.name: _sample_value(p) for p in query.params if not p.optional}
+        result = queries.query(store, name, values)
+        if name not in ("coverage", "protocol-adoption"):  # these list their fixed categories
+            assert result in ([], False), name
+
+
+def _sample_value(param):
+    return {"string": "x", "integer": "1", "decimal": "1.5", "boolean": "true", "date": "2025-01-01",
+            "iri": "https://example.org/x", "system": "mem0", "limit": "5"}[param.type]
+
+
+def test_list_is_the_bundled_queries():
+    assert [q.name for q in queries.listing()] == queries.available()
+    assert all(q.title for q in queries.listing())
+
+
+# ---------------------------------------------------------------------------
+# parameters: binding, types, hostile values
+
+
+def test_bind_params_reaches_every_group_that_uses_a_parameter():
+    text = """PREFIX ex: <https://example.org/#>
+    # a comment with { braces } and ?id
+    CONSTRUCT { ?s ex:p ?id }
+    WHERE {
+      ?s ex:name "a { b } ?id" .
+      OPTIONAL { ?s ex:q ?id }
+      { SELECT ?s WHERE { ?s ex:r ?id } }
+      VALUES ?t { ex:a ex:b }
+      FILTER NOT EXISTS { ?s ex:gone ?other }
+    }"""
+    bound = queries.bind_params(text, {"id": Literal("v")})
+    assert bound.count('VALUES (?id) { ("v") }') == 3  # WHERE, OPTIONAL, sub-select WHERE
+    assert 'CONSTRUCT { ?s ex:p ?id }' in bound  # the template is left alone
+    assert '"a { b } ?id"' in bound and "# a comment with { braces } and ?id" in bound
+    assert "VALUES ?t { ex:a ex:b }" in bound
+    assert "{ ?s ex:gone ?other }" in bound  # a group without the parameter is left alone
+    assert "{ SELECT ?s WHERE" in bound
+
+
+def test_bind_params_rejects_unusable_queries():
+    with pytest.raises(QueryError):
+        queries.bind_params("CONSTRUCT WHERE { ?s ?p ?id }", {"id": Literal("x")})
+    with pytest.raises(QueryError):
+        queries.bind_params("SELECT * WHERE { ?s ?p ?o", {"id": Literal("x")})
+    with pytest.raises(QueryError):
+        queries.bind_params("DESCRIBE <https://example.org/x>", {"id": Literal("x")})
+    assert queries.bind_params("SELECT * WHERE { ?s ?p ?o }", {}) == "SELECT * WHERE { ?s ?p ?o }"
+
+
+def test_parameter_types_are_checked():
+    iris = Iris()
+    q = queries.load("search")
+    with pytest.raises(QueryError, match="tier"):
+        queries.bindings(q, {"text": "x", "tier": "one"}, iris)
+    with pytest.raises(QueryError, match="needs --param text"):
+        queries.bindings(q, {}, iris)
+    with pytest.raises(QueryError, match="no parameter"):
+        queries.bindings(q, {"text": "x", "nope": "1"}, iris)
+    with pytest.raises(QueryError, match="limit"):
+        queries.row_limit(q, {"limit": "-1"})
+    assert queries.row_limit(q, {}) == 50
+    iri = queries.Param("x", "iri")
+    with pytest.raises(QueryError):
+        queries.to_term(iri, "https://example.org/a>b", iris)
+    with pytest.raises(QueryError):
+        queries.to_term(queries.Param("x", "system"), "} ; DROP ALL ; #", iris)
+    with pytest.raises(QueryError):
+        queries.to_term(queries.Param("x", "date"), "2025-13-01", iris)
+
+
+def test_unknown_query_and_paths():
+    with pytest.raises(UsageError):
+        queries.load("no-such-query")
+    with pytest.raises(UsageError):
+        queries.load("../kg/queries")
+    with pytest.raises(UsageError):
+        queries.load("missing-file.rq")
+
+
+HOSTILE = [
+    '"', "'", "{", "}", "} ; DROP ALL ; #", '" } ; DROP ALL ; #', "' } ; DROP ALL ; #",
+    '""" } DROP ALL """', "\\", "\\u0022", "<https://example.org/a>b>", "> } DROP ALL {", "?s", "$s",
+    "# comment", "\n} DELETE WHERE { ?s ?p ?o }", "%00", "é∑😀",
+]
+
+
+def test_hostile_parameter_values_change_nothing(bundled_store):
+    before = fingerprint(bundled_store)
+    for name in OWN_QUERIES:
+        query = queries.load(name)
+        string_params = [p for p in query.params if p.type == "string"]
+        for param in string_params:
+            for value in HOSTILE:
+                values = {p.name: "x" for p in query.params if not p.optional and p.type == "string"}
+                values.update({p.name: _sample_value(p) for p in query.params
+                               if not p.optional and p.type != "string"})
+                values[param.name] = value
+                result = queries.query(bundled_store, name, values)
+                if name == "search" and param.name == "text":
+                    # the text is searched for literally: only systems that contain it
+                    assert all(value.lower() in " ".join(r[k].value.lower() for k in ("id", "name")) or
+                               "desc" in r["matched"].value or "claims" in r["matched"].value
+                               for r in result), value
+                elif name not in ("coverage", "protocol-adoption", "vendor-portfolio", "decay-cause"):
+                    assert result in ([], False), (name, param.name, value)
+    for value in ["https://example.org/a>b", "<https://x>", "javascript:alert(1)>"]:
+        with pytest.raises(QueryError):
+            queries.to_term(queries.Param("x", "iri"), value, Iris())
+    assert fingerprint(bundled_store) == before
+
+
+def test_hostile_values_through_the_command_line(bundled_store, capsys):
+    before = fingerprint(bundled_store)
+    store = str(bundled_store.path)
+    for value in ["} ; DROP ALL ; #", '" } DROP ALL { "']:
+        assert main(["query", "related", "--store", store, "-p", f"id={value}", "-f", "csv"]) == 0
+        assert capsys.readouterr().out.splitlines()[1:] == []
+    assert fingerprint(bundled_store) == before
+
+
+def test_queries_cannot_write(bundled_store):
+    before = fingerprint(bundled_store)
+    path = ROOT / "queries" / "search.rq"
+    with pytest.raises(QueryError):
+        bundled_store.query("DROP ALL")
+    with pytest.raises(QueryError):
+        queries.query(bundled_store, str(path), {"text": "x", "limit": "1; DROP ALL"})
+    assert fingerprint(bundled_store) == before
+
+
+# ---------------------------------------------------------------------------
+# search
+
+
+@pytest.mark.parametrize("params", [
+    {"text": "zep"}, {"text": "MEMORY", "limit": "1000"}, {"text": "graph", "tier": "1"},
+    {"text": "", "section": "vector", "limit": "7"}, {"text": "agent", "section": "MEMORY LAYERS", "tier": "2"},
+    {"text": "²"}, {"text": "mem0--mem0-ai"},
+])
+def test_search(bundled_store, records, params):
+    needle = params["text"].lower()
+    expected = []
+    for rid, rec in records.items():
+        if "tier" in params and rec["tier"] != int(params["tier"]):
+            continue
+        if "section" in params and not any(params["section"].lower() in s.lower() for s in section_names(rec)):
+            continue
+        hits = []
+        for field, text in (("id", rid), ("name", rec["name"])):
+            if needle in text.lower():
+                hits.append(field)
+        for slug in ("desc", "claims"):
+            cell = rec["cells"].get(slug)
+            if cell is not None and cell.get("value") is not None and needle in str(cell["value"]).lower():
+                hits.append(slug)
+        if hits:
+            first = 0 if {"id", "name"} & set(hits) else 1
+            expected.append(((first, rec["tier"], rec["name"].lower(), rid), rid, ", ".join(hits),
+                             primary_section(rec)))
+    expected.sort()
+    limit = int(params.get("limit", 50))
+    want = [(rid, matched, section) for _, rid, matched, section in expected[:limit]]
+    got = [(r["id"], r["matched"], r.get("primary_section")) for r in rows(bundled_store, "search", **params)]
+    assert got == want
+    if params["text"] in ("zep", "graph"):
+        assert want  # the test means something
+
+
+# ---------------------------------------------------------------------------
+# show, related, compare
+
+
+@pytest.mark.parametrize("rid", ["mem0--mem0-ai", "smolagents-memory--huggingface-co",
+                                 "anthropic-claude-foundation-models--anthropic-com", "0-5-physical-intelligence--pi-website"])
+def test_show_is_the_whole_record_and_its_edges(bundled_store, records, edges, iris, rid):
+    triples = queries.query(bundled_store, "show", {"id": rid})
+    graph = iris.record_graph(rid)
+    rebuilt = record_from_quads([Quad(t.subject, t.predicate, t.object, graph) for t in triples], iris, rid)
+    assert record_to_json(rebuilt) == records[rid]
+    # the relation nodes of every edge touching it, and the direct triples
+    touching = {(e["source"], e["type"], e["target"]) for e in edges if rid in (e["source"], e["target"])}
+    relations = {t.subject.value for t in triples if t.predicate.value.endswith("#edgeType")}
+    assert relations == {iris.relation(s, ty, t).value for s, ty, t in touching}
+    evidence = {t.object.value for t in triples if t.predicate.value.endswith("#evidence")}
+    assert evidence == {e["evidence"] for e in edges if rid in (e["source"], e["target"])}
+    # the related systems' names, and the labels of what the record points to
+    names = {(t.subject.value, t.object.value) for t in triples if t.predicate.value == "https://schema.org/name"}
+    for s, _, t in touching:
+        other = t if s == rid else s
+        if other in records:
+            assert (iris.system(other).value, records[other]["name"]) in names
+    described_columns = {t.subject.value for t in triples
+                         if t.predicate.value == "http://purl.org/dc/terms/identifier"
+                         and "/column/" in t.subject.value}
+    assert described_columns == {iris.column(slug).value for slug in records[rid]["cells"]}
+
+
+def test_show_unknown_system_is_empty(bundled_store):
+    assert queries.query(bundled_store, "show", {"id": "no-such-system"}) == []
+
+
+@pytest.mark.parametrize("rid", ["mem0--mem0-ai", "anthropic-claude-foundation-models--anthropic-com",
+                                 "neo4j--neo4j-com", "smolagents-memory--huggingface-co", "no-such-system"])
+def test_related(bundled_store, records, edges, rid):
+    per_type = Counter(e["type"] for e in edges if rid in (e["source"], e["target"]))
+    want = []
+    for e in edges:
+        if rid not in (e["source"], e["target"]):
+            continue
+        direction = "outgoing" if e["source"] == rid else "incoming"
+        other = e["target"] if direction == "outgoing" else e["source"]
+        influential = e.get("isInfluential")
+        want.append((e["type"], direction, other, records.get(other, {}).get("name"), e["evidence"],
+                     e.get("citation"), None if influential is None else str(influential).lower(),
+                     str(per_type[e["type"]])))
+    want.sort(key=lambda w: w[:3])
+    got = [(r["type"], r["direction"], r["other_id"], r.get("other_name"), r.get("evidence"), r.get("citation"),
+            r.get("influential"), r["type_count"]) for r in rows(bundled_store, "related", id=rid)]
+    assert got == want
+    if rid != "no-such-system":
+        assert want
+
+
+def _json_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return str(value)
+
+
+@pytest.mark.parametrize("a,b", [
+    ("mem0--mem0-ai", "zep-graphiti--getzep-com"),
+    ("smolagents-memory--huggingface-co", "mem0--mem0-ai"),
+    ("mem0--mem0-ai", "mem0--mem0-ai"),
+    ("cognee--cognee-ai", "neo4j--neo4j-com"),
+])
+def test_compare(bundled_store, records, edges, a, b):
+    ra, rb = records[a], records[b]
+    want = []
+    for field, key in (("name", "name"), ("tier", "tier"), ("url", "url"), ("last-verified", "last_verified_at")):
+        va, vb = ra.get(key), rb.get(key)
+        want.append(("record", field, None if va is None else str(va), None if vb is None else str(vb),
+                      str(va == vb and type(va) is type(vb)).lower()))
+    pa, pb = primary_section(ra), primary_section(rb)
+    want.append(("record", "primary-section", pa, pb, str(pa == pb).lower()))
+    for slug in sorted(set(ra["cells"]) | set(rb["cells"])):
+        ca, cb = ra["cells"].get(slug), rb["cells"].get(slug)
+        va = None if ca is None or ca.get("value") is None else ca["value"]
+        vb = None if cb is None or cb.get("value") is None else cb["value"]
+        same = ca is not None and cb is not None and va == vb and type(va) is type(vb)
+        want.append(("cell", slug, None if va is None else _json_text(va), None if vb is None else _json_text(vb),
+                     str(same).lower()))
+    between = sorted((e["type"], e["source"], e["target"], e["evidence"]) for e in edges
+                     if {e["source"], e["target"]} == {a, b} and a != b)
+    want += [("edge", t, s, g, None) for t, s, g, _ in between]
+    got = rows(bundled_store, "compare", a=a, b=b)
+    assert [(r["kind"], r["field"], r.get("a_value"), r.get("b_value"), r.get("same")) for r in got] == want
+    assert [r["evidence"] for r in got if r["kind"] == "edge"] == [ev for *_, ev in between]
+    if (a, b) == ("cognee--cognee-ai", "neo4j--neo4j-com"):
+        assert between
+
+
+def test_compare_unknown_system_is_empty(bundled_store):
+    assert rows(bundled_store, "compare", a="mem0--mem0-ai", b="no-such-system") == []
+
+
+# ---------------------------------------------------------------------------
+# aggregates over the catalog
+
+
+def test_sections(bundled_store, records):
+    counts = defaultdict(Counter)
+    for rec in records.values():
+        counts[primary_section(rec)][rec["tier"]] += 1
+    want = sorted(((-sum(c.values()), section, [str(c[t]) for t in range(1, 6)]) for section, c in counts.items()))
+    got = rows(bundled_store, "sections")
+    assert [(-int(r["systems"]), r["section"], [r[f"tier{t}"] for t in range(1, 6)]) for r in got] == want
+    assert sum(int(r["systems"]) for r in got) == len(records)
+
+
+def _typed_date(found):
+    return None if found is None else found[0]
+
+
+@pytest.mark.parametrize("since", ["2026-05-01", "2025-06-15", "2024-01-01", "2030-01-01"])
+def test_recent(bundled_store, records, since):
+    want = []
+    for rid, rec in records.items():
+        release = created = None
+        cell = cell_text(rec, "latest-release")
+        if cell is not None:
+            release = _typed_date(normalise.release_info(cell[0], cell[1])[1])
+        cell = cell_text(rec, "created")
+        if cell is not None and cell[1] in ("real-data", "estimate"):
+            created = _typed_date(normalise.first_date(cell[0]))
+        date = release or created
+        if date is not None and date >= since[:len(date)]:
+            want.append((rid, rec["name"], date, "latest-release" if release else "created"))
+    want.sort(key=lambda w: (w[1], w[0]))
+    want.sort(key=lambda w: w[2], reverse=True)
+    got = [(r["id"], r["name"], r["date"], r["basis"]) for r in rows(bundled_store, "recent", since=since)]
+    assert got == want
+    if since == "2025-06-15":
+        assert want and any(b == "created" for *_, b in want) and any(b == "latest-release" for *_, b in want)
+
+
+def _coverage(records):
+    per_family = {f: Counter() for f in ("observability", "cost", "eval")}
+    for rec in records.values():
+        states = defaultdict(Counter)
+        for slug, cell in (rec.get("cells") or {}).items():
+            family = feature_family(slug)
+            if family is None:
+                continue
+            value = cell.get("value") if isinstance(cell.get("value"), str) else ""
+            status = cell.get("status") if isinstance(cell.get("status"), str) else ""
+            states[family][normalise.feature_state(value, status)] += 1
+        for family, c in states.items():
+            totals = per_family[family]
+            totals["systems"] += 1
+            totals["systems_yes"] += c["yes"] > 0
+            totals["systems_no"] += c["yes"] == 0 and c["no"] > 0
+            totals["systems_unknown"] += c["yes"] == 0 and c["no"] == 0
+            totals["cells"] += sum(c.values())
+            for state in ("yes", "no", "unknown"):
+                totals[f"cells_{state}"] += c[state]
+    columns = ("systems", "systems_yes", "systems_no", "systems_unknown", "cells", "cells_yes", "cells_no",
+               "cells_unknown")
+    return [(family, [str(per_family[family][c]) for c in columns]) for family in per_family], columns
+
+
+def test_coverage_on_bundled_catalog(bundled_store, records):
+    want, columns = _coverage(records)
+    got = rows(bundled_store, "coverage")
+    assert [(r["family"], [r[c] for c in columns]) for r in got] == want
+    assert want[0][1][0] == "1"  # only the seed record has feature columns, all not yet researched
+
+
+def test_coverage_on_generated_catalog(generated):
+    store, recs, _ = generated
+    want, columns = _coverage(recs)
+    got = rows(store, "coverage")
+    assert [(r["family"], [r[c] for c in columns]) for r in got] == want
+    assert all(int(values[1]) > 0 and int(values[2]) > 0 for _, values in want)
+
+
+def _eval_orphans(records):
+    want = []
+    for rid, rec in records.items():
+        obs_yes, eval_yes, researched = [], False, 0
+        for slug, cell in (rec.get("cells") or {}).items():
+            family = feature_family(slug)
+            value = cell.get("value") if isinstance(cell.get("value"), str) else ""
+            status = cell.get("status") if isinstance(cell.get("status"), str) else ""
+            state = normalise.feature_state(value, status)
+            if family == "observability" and state == "yes":
+                obs_yes.append(slug)
+            if family == "eval":
+                eval_yes |= state == "yes"
+                researched += status in ("real-data", "estimate", "depth-floor-reached")
+        if obs_yes and not eval_yes and researched:
+            want.append((rec["tier"], rec["name"], rid, sorted(obs_yes), str(researched)))
+    return [(rid, obs, n) for _, _, rid, obs, n in sorted(want)]
+
+
+def test_eval_orphans(bundled_store, generated, records):
+    got = [(r["id"], sorted(r["observability"].split(", ")), r["eval_researched"])
+           for r in rows(bundled_store, "eval-orphans")]
+    assert got == _eval_orphans(records) == []
+    store, recs, _ = generated
+    want = _eval_orphans(recs)
+    assert want, "the generated catalog should hold systems with observability but no eval"
+    got = [(r["id"], sorted(r["observability"].split(", ")), r["eval_researched"])
+           for r in rows(store, "eval-orphans")]
+    assert got == want
+
+
+def _dependents(edges, target):
+    """Shortest runtime-dependency path length from each dependent to ``target`` (BFS on the JSON)."""
+    depends_on_me = defaultdict(set)
+    for e in edges:
+        if e["type"] == "runtime-dependency":
+            depends_on_me[e["target"]].add(e["source"])
+    length, todo = {target: 0}, deque([target])
+    while todo:
+        node = todo.popleft()
+        for dependent in depends_on_me[node]:
+            if dependent not in length:
+                length[dependent] = length[node] + 1
+                todo.append(dependent)
+    del length[target]
+    return length
+
+
+@pytest.mark.parametrize("given", ["claude", "neo4j--neo4j-com", "OpenAI", "mem0", "Neo4j", "memory",
+                                   "no such thing"])
+def test_substrate_risk(bundled_store, records, edges, given):
+    incoming = Counter(e["target"] for e in edges if e["type"] == "runtime-dependency")
+    if given in records:
+        target = given
+    else:
+        candidates = [rid for rid, rec in records.items() if given.lower() in rec["name"].lower()]
+        target = min(candidates, key=lambda rid: (-incoming[rid], rid)) if candidates else None
+    got = rows(bundled_store, "substrate-risk", system=given)
+    if target is None:
+        assert got == []
+        return
+    lengths = {d: n for d, n in _dependents(edges, target).items() if d in records}
+    want = sorted(((n, records[d]["tier"], records[d]["name"], d) for d, n in lengths.items()))
+    assert {(r["target_id"], r["target_name"]) for r in got} <= {(target, records[target]["name"])}
+    assert [(int(r["length"]), int(r["tier"]), r["name"], r["id"]) for r in got] == want
+    if given in ("claude", "neo4j--neo4j-com"):
+        assert max(n for n, *_ in want) >= 2  # transitive dependents are found too
+
+
+def _decayed(records, cause=None):
+    want = [(rec["decay_date"], rec["name"], rid, rec["decay_cause"], rec.get("decay_evidence"))
+            for rid, rec in records.items() if rec.get("decay_cause")
+            and (cause is None or rec["decay_cause"].lower() == cause.lower())]
+    want.sort(key=lambda w: (w[1], w[2]))
+    want.sort(key=lambda w: w[0], reverse=True)
+    return [(rid, c, d, ev) for d, _, rid, c, ev in want]
+
+
+def test_decay_cause(bundled_store, generated, records):
+    assert rows(bundled_store, "decay-cause") == _decayed(records) == []
+    store, recs, _ = generated
+    causes = Counter(r["decay_cause"] for r in recs.values() if r.get("decay_cause"))
+    assert causes, f"seed {GENERATED_SEED} should give decayed records"
+    for cause in [*causes, causes.most_common(1)[0][0].upper(), "no-such-cause", None]:
+        params = {} if cause is None else {"cause": cause}
+        got = [(r["id"], r["decay_cause"], r["date"], r["evidence"]) for r in rows(store, "decay-cause", **params)]
+        assert got == _decayed(recs, cause)
+    assert len(rows(store, "decay-cause")) == sum(causes.values())
+
+
+# ---------------------------------------------------------------------------
+# the typed-layer lists
+
+
+@pytest.mark.parametrize("name,protocol", [("systems-with-mcp-support", "mcp"), ("systems-with-a2a-support", "a2a")])
+def test_protocol_lists(bundled_store, records, edges, name, protocol):
+    modes = {rid: protocol_modes(rec).get(protocol) for rid, rec in records.items()}
+    ids = [rid for rid, mode in modes.items() if mode in ("native", "adapter", "client")]
+    incoming = incoming_counts(edges)
+    want = [(rid, str(records[rid]["tier"]), modes[rid], str(incoming[rid])) for rid in list_order(records, ids, edges)]
+    got = [(r["id"], r["tier"], r["mode"], r["incoming"]) for r in rows(bundled_store, name)]
+    assert got == want
+    assert len(want) > 10
+
+
+def test_open_source_systems(bundled_store, records, edges):
+    want_license = {}
+    for rid, rec in records.items():
+        cell = cell_text(rec, "license")
+        if cell is None:
+            continue
+        info = normalise.spdx_license(cell[0], cell[1])
+        if normalise.license_is_osi(info):
+            compound = len(info.spdx_ids) > 1 and info.expression
+            want_license[rid] = info.expression if compound else min(
+                i for i in info.spdx_ids if i in normalise.OSI_APPROVED)
+    want = [(rid, want_license[rid]) for rid in list_order(records, want_license, edges)]
+    got = [(r["id"], r["license"]) for r in rows(bundled_store, "open-source-systems")]
+    assert got == want
+    assert len(want) > 100
+
+
+def test_self_hostable_systems(bundled_store, records, edges):
+    kinds = {}
+    for rid, rec in records.items():
+        cell = cell_text(rec, "deployment")
+        kind = normalise.deployment_kind(cell[0], cell[1]) if cell else None
+        if kind in ("self-hosted", "both"):
+            kinds[rid] = kind
+    want = [(rid, kinds[rid]) for rid in list_order(records, kinds, edges)]
+    got = [(r["id"], r["deployment"]) for r in rows(bundled_store, "self-hostable-systems")]
+    assert got == want
+    assert len(want) > 50
+
+
+def _frameworks(record):
+    found = []
+    for slug in ("compliance", "compliance-certifications"):
+        cell = cell_text(record, slug)
+        if cell is not None:
+            found += [f for f in normalise.compliance_frameworks(cell[0], cell[1]) if f not in found]
+    return found
+
+
+@pytest.mark.parametrize("given,framework", [("SOC 2", "SOC 2"), ("soc2", "SOC 2"), ("GDPR", "GDPR"),
+                                             ("hipaa", "HIPAA"), ("ISO-27001", "ISO 27001"), ("PCI", None)])
+def test_compliant_systems(bundled_store, generated, records, edges, given, framework):
+    for store, recs, edge_list in ((bundled_store, records, edges), generated):
+        ids = [rid for rid, rec in recs.items() if framework in _frameworks(rec)]
+        want = list_order(recs, ids, edge_list)
+        got = rows(store, "compliant-systems", framework=given)
+        assert [r["id"] for r in got] == want
+        assert all(r["claimed"] == framework for r in got)
+    if framework == "SOC 2":
+        assert "smolagents-memory--huggingface-co" in want or ids  # the seed claims SOC 2
+
+
+def _vendor_key(record):
+    gh = cell_text(record, "gh")
+    owner = None
+    if gh is not None:
+        repo = normalise.github_repo(gh[0], gh[2])
+        owner = repo[0] if repo else None
+    url = record.get("url") if isinstance(record.get("url"), str) else None
+    info = normalise.vendor_of(url, owner)
+    return None if info is None else (info.key, info.name)
+
+
+@pytest.mark.parametrize("params", [{}, {"min_systems": "1"}, {"vendor": "MICROSOFT"}, {"vendor": "hugging",
+                                                                                         "min_systems": "1"}])
+def test_vendor_portfolio(bundled_store, records, params):
+    portfolio = defaultdict(list)
+    names = defaultdict(set)
+    for rid, rec in records.items():
+        found = _vendor_key(rec)
+        if found is not None:
+            portfolio[found[0]].append(rec)
+            names[found[0]].add(found[1])
+    minimum = int(params.get("min_systems", 2))
+    needle = params.get("vendor", "").lower()
+    want = {key: (len(recs), min(r["tier"] for r in recs), sorted(r["name"] for r in recs))
+            for key, recs in portfolio.items() if len(recs) >= minimum
+            and (needle in key.lower() or any(needle in n.lower() for n in names[key]))}
+    got = rows(bundled_store, "vendor-portfolio", **params)
+    assert {r["key"]: (int(r["systems"]), int(r["best_tier"]), sorted(r["names"].split("; "))) for r in got} == want
+    assert all(r["vendor"] in names[r["key"]] for r in got)
+    assert [(-int(r["systems"]), r["vendor"], r["key"]) for r in got] == sorted(
+        (-int(r["systems"]), r["vendor"], r["key"]) for r in got)
+    assert want
+
+
+def test_license_distribution(bundled_store, records):
+    counts = Counter()
+    for rec in records.values():
+        cell = cell_text(rec, "license")
+        if cell is None:
+            continue
+        info = normalise.spdx_license(cell[0], cell[1])
+        if info.kind == "spdx":
+            for spdx in info.spdx_ids:
+                counts[(spdx, spdx, str(spdx in normalise.OSI_APPROVED).lower())] += 1
+        elif info.kind == "proprietary":
+            counts[("Proprietary", None, "false")] += 1
+        elif info.kind == "unknown":
+            counts[("Unknown licence", None, "false")] += 1
+    want = sorted(((-n, label, spdx, osi) for (label, spdx, osi), n in counts.items()))
+    got = rows(bundled_store, "license-distribution")
+    assert [(-int(r["systems"]), r["license"], r.get("spdx_id"), r["osi_approved"]) for r in got] == want
+
+
+def test_protocol_adoption(bundled_store, records):
+    counts = {p: Counter() for p in ("mcp", "a2a", "opentelemetry")}
+    for rec in records.values():
+        for protocol, mode in protocol_modes(rec).items():
+            counts[protocol][mode] += 1
+    columns = ("native", "adapter", "client", "none", "not_applicable", "unknown")
+    want = []
+    for protocol, c in counts.items():
+        supporting = c["native"] + c["adapter"] + c["client"]
+        want.append((-supporting, protocol, [str(c[m.replace("_", "-")]) for m in columns], str(sum(c.values()))))
+    want.sort()
+    got = rows(bundled_store, "protocol-adoption")
+    assert [(-int(r["supporting"]), r["protocol"], [r[m] for m in columns], r["researched"]) for r in got] == want
+
+
+def test_info(bundled_store, records, edges):
+    vendors, licences, venues = set(), set(), set()
+    for rec in records.values():
+        found = _vendor_key(rec)
+        if found:
+            vendors.add(found[0])
+        cell = cell_text(rec, "license")
+        if cell is not None:
+            info = normalise.spdx_license(cell[0], cell[1])
+            licences |= set(info.spdx_ids) if info.kind == "spdx" else (
+                {info.kind} if info.kind in ("proprietary", "unknown") else set())
+        venue = normalise.publication_venue(rec.get("url") if isinstance(rec.get("url"), str) else None)
+        if venue:
+            venues.add(venue)
+    want = {"System": len(records), "Relation": len(edges), "Cell": sum(len(r["cells"]) for r in records.values()),
+            "Vendor": len(vendors), "License": len(licences), "Protocol": 3, "PublicationVenue": len(venues)}
+    got = {r["class"].rsplit("#", 1)[1]: int(r["entities"]) for r in rows(bundled_store, "info")}
+    assert got == want
+
+
+# ---------------------------------------------------------------------------
+# Python API and command line
+
+
+def test_limit_and_run(bundled_store):
+    result = queries.run(bundled_store, "search", {"text": "memory", "limit": "3"})
+    assert [v.value for v in result.variables] == ["id", "name", "tier", "primary_section", "matched"]
+    assert len(list(result)) == 3
+    assert len(queries.query(bundled_store, "search", {"text": "memory", "limit": "0"})) == 0
+    assert queries.query(bundled_store, str(ROOT / "queries" / "info.rq")) == queries.query(bundled_store, "info")
+
+
+def _cli(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_list(capsys):
+    code, out, _ = _cli(capsys, "query", "--list")
+    assert code == 0
+    for name in OWN_QUERIES:
+        assert re.search(rf"^{re.escape(name)}\s+{re.escape(queries.load(name).title)}", out, re.MULTILINE)
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    assert [b["name"]["value"] for b in json.loads(out)["results"]["bindings"]] == queries.available()
+
+
+def test_cli_formats(bundled_store, capsys):
+    store = str(bundled_store.path)
+    expected = rows(bundled_store, "related", id="mem0--mem0-ai")
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "json")
+    assert code == 0
+    parsed = list(parse_query_results(out.encode(), QueryResultsFormat.JSON))
+    assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert [{k: v for k, v in r.items() if v != ""} for r in table] == expected
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tsv")
+    lines = out.splitlines()
+    assert lines[0].split("\t") == list(queries.load("related").returns and
+                                         ["direction", "type", "other_id", "other_name", "evidence", "citation",
+                                          "influential", "type_count"])
+    assert len(lines) == len(expected) + 1
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai")
+    assert out.rstrip().endswith(f"({len(expected)} rows)")
+    assert "mem0-mcp-official--gh-mem0ai-mem0-mcp" in out
+
+
+@pytest.mark.parametrize("fmt,rdf_format", [(None, RdfFormat.TURTLE), ("turtle", RdfFormat.TURTLE),
+                                            ("ntriples", RdfFormat.N_TRIPLES), ("jsonld", RdfFormat.JSON_LD)])
+def test_cli_graph_formats(bundled_store, capsys, fmt, rdf_format):
+    args = ["query", "show", "--store", str(bundled_store.path), "-p", "id=mem0--mem0-ai"]
+    code, out, _ = _cli(capsys, *args, *(["-f", fmt] if fmt else []))
+    assert code == 0
+    parsed = set(parse(out.encode(), rdf_format))
+    assert parsed == set(queries.query(bundled_store, "show", {"id": "mem0--mem0-ai"}))
+
+
+def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
+    store = str(bundled_store.path)
+    rq = tmp_path / "mine.rq"
+    rq.write_text("# title: mine\nPREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+                  "# not a header line any more\nSELECT (COUNT(*) AS ?n) WHERE { ?s a kg:System }\n")
+    code, out, _ = _cli(capsys, "query", str(rq), "--store", store, "-f", "csv")
+    assert code == 0 and out.splitlines() == ["n", "912"]
+    ask = tmp_path / "ask.rq"
+    ask.write_text('PREFIX dcterms: <http://purl.org/dc/terms/>\n# param: id (string) an id\n'
+                   'ASK { ?s dcterms:identifier ?id }\n')
+    assert _cli(capsys, "query", str(ask), "--store", store, "-p", "id=mem0--mem0-ai")[1] == "true\n"
+    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) == \
+        {"head": {}, "boolean": False}
+    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
+    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 2
+    assert _cli(capsys, "query", "no-such-query", "--store", store)[0] == 2
+    assert _cli(capsys, "query", "search", "--store", store)[0] == 2  # missing --param text
+    assert _cli(capsys, "query", "search", "--store", store, "-p", "text")[0] == 2
+    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "text=b")[0] == 2
+    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "tier=x")[0] == 2
+    assert _cli(capsys, "query", "--store", store)[0] == 2
+    assert _cli(capsys, "query", "info", "--store", str(tmp_path / "missing"))[0] == 4
+    code, out, _ = _cli(capsys, "query", "related", "--sparql", "-p", 'id=" } DROP ALL #')
+    assert code == 0 and 'VALUES (?id) { ("\\" } DROP ALL #") }' in out
+
+
+def test_output_table_is_safe_for_a_terminal():
+    out = io.StringIO()
+    output.write_rows([{"a": "line\none\x1b[31m", "n": Literal("12", datatype=NamedNode(
+        "http://www.w3.org/2001/XMLSchema#integer")), "k": NamedNode(PREFIXES["kg"] + "MCP")}], out, "table")
+    text = out.getvalue()
+    assert "\x1b" not in text and "\n" not in text.splitlines()[2]
+    assert "kg:MCP" in text and "(1 row)" in text
+    out = io.StringIO()
+    output.write_rows([{"a": "tab\there", "b": None}], out, "tsv")
+    assert out.getvalue() == "a\tb\ntab\\there\t\n"
