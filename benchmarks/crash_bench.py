@@ -11,7 +11,7 @@ equal, quad for quad, either its version-1 or its version-2 content: never a mix
 Then the interrupted ingest is run again to completion and the store must be
 entirely version 2.
 
-    python benchmarks/crash_bench.py [--kills 50] [--records 912] [--seed 7]
+    python benchmarks/crash_bench.py [--kills 50] [--records 912] [--seed 7] [--recover-every 5]
                                      [--out benchmarks/results/crash.md]
 
 ``tests/test_crash_safety.py`` runs the same harness with fewer kills.
@@ -27,6 +27,7 @@ import platform
 import random
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.ingest import ingest_paths  # noqa: E402
+from kg.ingest import BATCH_SIZE, ingest_paths  # noqa: E402
+import pyoxigraph  # noqa: E402
+
 from kg.store import GraphStore  # noqa: E402
 from kg.vocab import Iris  # noqa: E402
 
@@ -112,6 +115,8 @@ class Outcome:
     edges: str = ""
     catalog: str = ""
     recovered: bool | None = None
+    ran: float = 0.0
+    recovery_s: float | None = None
 
     @property
     def state(self) -> str:
@@ -120,8 +125,8 @@ class Outcome:
         if self.v2 == 0:
             return "all old"
         if self.v1 == 0:
-            return "all new"
-        return "part new, part old"
+            return "all new" if self.edges == "v2" else "records new, edges and header still old"
+        return "records part new, part old"
 
 
 def classify(path: Path, expected: dict[str, dict[str, frozenset[str]]], outcome: Outcome) -> None:
@@ -163,6 +168,7 @@ def kill_once(base: Path, work: Path, paths: dict[str, list[str]], expected, del
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(base, work)
+    started = time.perf_counter()
     process = subprocess.Popen(ingest_command(paths["v2"], work), cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     try:
@@ -173,9 +179,12 @@ def kill_once(base: Path, work: Path, paths: dict[str, list[str]], expected, del
         process.wait()
         finished = False
     outcome = Outcome(delay=delay, finished_before_kill=finished)
+    outcome.ran = time.perf_counter() - started
     classify(work, expected, outcome)
     if recover and outcome.state != "BROKEN":
+        started = time.perf_counter()
         done = subprocess.run(ingest_command(paths["v2"], work), cwd=ROOT, capture_output=True, text=True)
+        outcome.recovery_s = time.perf_counter() - started
         after = Outcome(delay=0, finished_before_kill=True)
         classify(work, expected, after)
         outcome.recovered = done.returncode == 0 and after.state == "all new" and after.edges == "v2"
@@ -183,7 +192,13 @@ def kill_once(base: Path, work: Path, paths: dict[str, list[str]], expected, del
 
 
 def run(kills: int, records: int, seed: int, folder: Path, recover_every: int = 1,
-        log=None) -> tuple[list[Outcome], dict]:
+        window: tuple[float, float] = (0.0, 1.05), log=None) -> tuple[list[Outcome], dict]:
+    """Until ``kills`` processes were really killed (at most 3x as many runs), start a
+    version-2 ingest and kill it after a delay drawn uniformly from ``window`` (fractions
+    of the median time a whole version-2 ingest takes, re-estimated from every completed
+    run: the machine's load changes); the store is re-ingested to completion after every
+    ``recover_every``-th kill. Runs that finished before their kill are kept in the
+    outcomes (``finished_before_kill``) but do not count as kills."""
     paths = write_versions(folder, records)
     expected = expected_graphs(paths)
     base = folder / "store-v1"
@@ -194,25 +209,37 @@ def run(kills: int, records: int, seed: int, folder: Path, recover_every: int = 
     shutil.copytree(base, calibration)
     started = time.perf_counter()
     done = subprocess.run(ingest_command(paths["v2"], calibration), cwd=ROOT, capture_output=True, text=True)
-    full = time.perf_counter() - started
+    durations = [time.perf_counter() - started]
     assert done.returncode == 0, done.stderr
     shutil.rmtree(calibration)
     rng = random.Random(seed)
-    outcomes = []
-    for i in range(kills):
-        delay = rng.uniform(0.0, full * 1.05)
-        outcome = kill_once(base, folder / "work", paths, expected, delay, recover=(i % recover_every == 0))
+    outcomes: list[Outcome] = []
+    killed = 0
+    while killed < kills and len(outcomes) < 3 * kills:
+        full = statistics.median(durations)
+        delay = rng.uniform(full * window[0], full * window[1])
+        outcome = kill_once(base, folder / "work", paths, expected, delay, recover=(killed % recover_every == 0))
         outcomes.append(outcome)
+        if outcome.finished_before_kill:
+            durations.append(outcome.ran)
+        else:
+            killed += 1
+        if outcome.recovery_s is not None:
+            durations.append(outcome.recovery_s)
         if log:
-            log(f"kill {i + 1}/{kills} at {delay:.2f} s: {outcome.state} (records v1 {outcome.v1}, v2 {outcome.v2}; "
+            what = "finished before the kill" if outcome.finished_before_kill else f"kill {killed}/{kills}"
+            log(f"{what} at {delay:.2f} s: {outcome.state} (records v1 {outcome.v1}, v2 {outcome.v2}; "
                 f"edges {outcome.edges}; catalog {outcome.catalog}; recovered {outcome.recovered})")
-    info = {"records": len(expected["v1"]) - 2, "full_ingest_s": full,
+    info = {"records": sum(g.startswith(IRIS.record_graph_prefix()) for g in expected["v1"]), "full_ingest_s": statistics.median(durations),
+            "durations": durations, "window": window,
             "quads_v1": sum(len(q) for q in expected["v1"].values()),
             "quads_v2": sum(len(q) for q in expected["v2"].values())}
     return outcomes, info
 
 
 def report(outcomes: list[Outcome], info: dict, args: argparse.Namespace, seconds: float) -> str:
+    finished = [o for o in outcomes if o.finished_before_kill]
+    outcomes = [o for o in outcomes if not o.finished_before_kill]
     states = Counter(o.state for o in outcomes)
     broken = [o for o in outcomes if o.state == "BROKEN"]
     recovered = [o.recovered for o in outcomes if o.recovered is not None]
@@ -220,33 +247,37 @@ def report(outcomes: list[Outcome], info: dict, args: argparse.Namespace, second
         "# Crash safety: SIGKILL during `kg ingest`",
         "",
         f"Command: `python benchmarks/crash_bench.py --kills {args.kills} --records {args.records} "
-        f"--seed {args.seed}`",
+        f"--seed {args.seed} --recover-every {args.recover_every}`",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-        f"pyoxigraph {__import__('pyoxigraph').__version__}; {os.cpu_count()} cores.",
+        f"pyoxigraph {pyoxigraph.__version__}; {os.cpu_count()} cores.",
         "",
         f"Setup: an on-disk store holding version 1 of {info['records']} real records and the real edges "
         f"between them; `kg ingest` replaces every record graph, the edges graph and the catalog header with "
-        f"version 2 (every record differs). One full version-2 ingest took {info['full_ingest_s']:.2f} s here; "
-        f"each kill lands after a uniform random delay in [0, 1.05 x that], on a fresh copy of the version-1 "
+        f"version 2 (every record differs). A whole version-2 ingest took {info['full_ingest_s']:.1f} s here "
+        f"(median of {len(info['durations'])} complete runs, {min(info['durations']):.1f} to "
+        f"{max(info['durations']):.1f} s on this shared machine); each kill lands after a uniform random delay in "
+        f"[{info['window'][0]:g}, {info['window'][1]:g}] x the median so far, on a fresh copy of the version-1 "
         f"store. The check compares each graph quad for quad with a clean in-memory ingest of version 1 and of "
         f"version 2 ({info['quads_v1']} and {info['quads_v2']} quads in the watched graphs).",
         "",
         "| state after the kill | kills |",
         "|---|---:|",
     ]
-    for state in ("all old", "part new, part old", "all new", "BROKEN"):
+    for state in ("all old", "records part new, part old", "records new, edges and header still old", "all new",
+                  "BROKEN"):
         lines.append(f"| {state} | {states.get(state, 0)} |")
-    partial = [o for o in outcomes if o.state == "part new, part old"]
+    partial = [o for o in outcomes if o.state == "records part new, part old"]
     lines += [
         "",
-        f"- Kills: {len(outcomes)} ({sum(o.finished_before_kill for o in outcomes)} runs had already finished "
-        f"when the kill came).",
+        f"- Kills: {len(outcomes)} processes really killed (another {len(finished)} runs had already finished "
+        f"when their kill came; they are not counted, and were all new: "
+        f"{all(o.state == 'all new' for o in finished)}).",
         f"- Graphs that were a mix of old and new: **{sum(len(o.mixed) for o in outcomes)}**; stores that "
         f"failed to open: **{sum(1 for o in outcomes if o.open_error)}**.",
         f"- Part-new states: the records were at v2 in whole batches "
         f"({', '.join(sorted({str(o.v2) for o in partial})) or 'none seen'} records new), as `kg ingest` commits "
-        f"records in transactions of {__import__('kg.ingest', fromlist=['BATCH_SIZE']).BATCH_SIZE}.",
+        f"records in transactions of {BATCH_SIZE}.",
         f"- Re-running the interrupted ingest afterwards gave an all-new store in "
         f"{sum(1 for r in recovered if r)} of {len(recovered)} tries.",
         f"- Wall time of the whole benchmark: {seconds:.0f} s.",
@@ -268,11 +299,13 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--records", type=int, default=912)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--recover-every", type=int, default=5,
+                        help="re-run the interrupted ingest to completion after every Nth kill (default 5)")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "crash.md"))
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kg-crash-") as tmp:
-        outcomes, info = run(args.kills, args.records, args.seed, Path(tmp),
+        outcomes, info = run(args.kills, args.records, args.seed, Path(tmp), recover_every=args.recover_every,
                              log=lambda line: print(line, file=sys.stderr, flush=True))
     text = report(outcomes, info, args, time.perf_counter() - started)
     Path(args.out).write_text(text, encoding="utf-8")

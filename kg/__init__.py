@@ -1,28 +1,257 @@
 """kg: the AI Agent Infrastructure Landscape catalog as an RDF knowledge graph.
 
-The Python API mirrors the command line::
+The Python API mirrors the command line, one function per verb:
+
+=====================  ==========================================================
+``kg build/ingest``    :func:`ingest` (the bundled catalog when no path is given)
+``kg validate``        :func:`validate` -> :class:`ValidationReport`
+``kg query``           :func:`query` (named queries in ``queries/``, bound parameters)
+``kg export``          :func:`export`
+``kg info``            :func:`info`
+``kg analyze``         :func:`analyze` -> ``Analysis``; the graphs it runs on:
+                       :func:`system_graph`, :func:`vendor_graph`, :func:`protocol_graph`,
+                       :func:`license_graph` (NetworkX)
+``kg serve``           :func:`make_app` -> ``App`` (start it, or use it as a context manager)
+``kg push``            :func:`push` -> ``PushReport``
+=====================  ==========================================================
+
+Every function takes the store first. Errors are typed (:class:`KgError` and its
+subclasses); nothing here prints or exits.
+
+A session on the bundled catalog, in memory:
 
 >>> import kg
->>> store = kg.GraphStore()                      # in memory; GraphStore("kg-store") on disk
->>> report = kg.ingest(store, kg.bundled_paths())
+>>> store = kg.GraphStore()                      # kg.open_store("kg-store") on disk
+>>> report = kg.ingest(store)                    # the bundled catalog: records, seed record, edges
 >>> report.records, report.edges
 (912, 528)
->>> rows = kg.query(store, "info")
->>> sorted((r["label"].value, int(r["entities"].value)) for r in rows)[-1]
-('Vendor', 580)
+>>> kg.info(store)["counts"]["System"]
+912
+
+Validate some records (all of them when ``records`` is not given):
+
+>>> checked = kg.validate(store, records=["mem0--mem0-ai"])
+>>> checked.records, checked.conforms
+(1, False)
+>>> sorted({result.rule for result in checked.results})
+['T2Citation']
+
+Ask a named query, parameters given as text and bound (never pasted into SPARQL):
+
+>>> rows = kg.query(store, "substrate-risk", {"system": "openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com"})
+>>> len(rows), rows[0]["target_name"].value
+(51, 'OpenAI GPT family (GPT-5 / GPT-4o / o3 / o4)')
+>>> sorted({int(row["length"].value) for row in rows})     # hops to the model: direct, or through another system
+[1, 2]
+
+Graph measures, and the NetworkX graphs behind them:
+
+>>> analysis = kg.analyze(store, ["betweenness", "coreness"], top=3)
+>>> [scores.id for scores in analysis.ranked()]
+['zep-graphiti--getzep-com', 'anthropic-claude-foundation-models--anthropic-com', 'graphiti-mcp-server-zep--getzep-com']
+>>> graph = kg.system_graph(store, ["runtime-dependency"], directed=True)
+>>> graph.in_degree("openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com")
+49
+
+Export (Turtle, JSON-LD, N-Triples, N-Quads, TriG, or the catalog JSON rebuilt from the graph):
+
+>>> import io, json
+>>> out = io.BytesIO()
+>>> kg.export(store, "catalog-json", out)
+>>> len(json.loads(out.getvalue())["records"])
+912
+
+Push to another SPARQL 1.1 store (README: Oxigraph server, Virtuoso, Fuseki, GraphDB).
+Errors are typed; here nothing listens on the port:
+
+>>> kg.push(store, "http://127.0.0.1:9/sparql", timeout=5)
+Traceback (most recent call last):
+...
+kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import types
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
 from .errors import KgError, QueryError, RecordError, SourceError, StoreError, UsageError
-from .export import export
-from .ingest import IngestReport, ingest_paths as ingest
-from .queries import run as query
+from .export import EXPORT_FORMATS, export
+from .ingest import IngestReport, ingest_paths, read_description
+from .queries import NamedQuery, listing
+from .queries import query as _query
 from .sources import bundled_paths
-from .store import GraphStore
-from .vocab import Iris
+from .store import GraphStore, default_store_path
+from .vocab import ATTRIBUTION, Iris
+
+
+def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
+               read_only: bool = False) -> GraphStore:
+    """Open the on-disk store at ``path`` (default: ``$KG_STORE`` or ``./kg-store``).
+
+    A store that does not exist raises :class:`StoreError`, unless ``build`` is true:
+    then it is built first from the bundled catalog, as ``kg build`` does. A store that
+    exists is opened as it is, never rebuilt.
+
+    >>> import kg, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> kg.open_store(folder + "/missing")
+    Traceback (most recent call last):
+    ...
+    kg.errors.StoreError: no store at .../missing: run 'kg build' or 'kg ingest' first (or pass --store)
+    """
+    path = Path(path if path is not None else default_store_path())
+    if build and not path.is_dir():
+        store = GraphStore(path)
+        ingest(store)
+        store.flush()
+        if not read_only:
+            return store
+        del store  # release the lock before opening read-only
+    return GraphStore.open_existing(path, read_only=read_only)
+
+
+def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, iris: Iris | None = None, *,
+           strict: bool = False, progress: Callable[[int, int], None] | None = None) -> IngestReport:
+    """Ingest catalog files, record files, folders and JSON Lines (``kg ingest``) into ``store``.
+
+    Without ``paths``, the bundled catalog (``kg build``). Each record replaces its own
+    named graph; a bad record is set aside in ``report.quarantined`` while the good ones
+    go in, or with ``strict`` the whole input is refused (``InputRejected``) and nothing
+    is written. ``progress`` is called with (records done, records in all).
+
+    >>> import kg
+    >>> store = kg.GraphStore()
+    >>> seed = [p for p in kg.bundled_paths() if p.endswith("seed-record.json")]
+    >>> report = kg.ingest(store, seed)
+    >>> report.records, report.edges, report.quarantined
+    (1, 0, [])
+    """
+    chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
+    return ingest_paths(store, chosen, iris, strict=strict, progress=progress)
+
+
+def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] | None = None,
+          iris: Iris | None = None) -> Any:
+    """Run a named query from ``queries/`` (or the path of a ``.rq`` file), as ``kg query`` does.
+
+    ``params`` maps parameter names to text values, checked against the types declared
+    in the query's header and bound as RDF terms. SELECT gives a list of rows (dicts of
+    variable name -> pyoxigraph term; unbound variables left out), ASK a bool,
+    CONSTRUCT a list of triples. :func:`named_queries` lists the queries.
+
+    >>> import kg
+    >>> kg.query(kg.GraphStore(), "search", {"text": "memory"})
+    []
+    >>> kg.query(kg.GraphStore(), "search", {"text": "memory", "tier": "one"})
+    Traceback (most recent call last):
+    ...
+    kg.errors.QueryError: parameter tier: 'one' is not a valid integer (...)
+    """
+    return _query(store, name, params, iris)
+
+
+def named_queries() -> list[NamedQuery]:
+    """The named queries, with their titles, questions and parameters (``kg query --list``).
+
+    >>> import kg
+    >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
+    ['system']
+    """
+    return listing()
+
+
+def info(store: GraphStore, iris: Iris | None = None) -> dict[str, Any]:
+    """The dataset description (``kg info``): triples, generation time, entities per class,
+    and the data's licence and attribution.
+
+    >>> import kg
+    >>> kg.info(kg.GraphStore())["license"]
+    'CC-BY-4.0'
+    """
+    return {**read_description(store, iris or Iris()), "license": "CC-BY-4.0", "attribution": ATTRIBUTION}
+
+
+def make_app(store: str | os.PathLike, **options: Any) -> "App":
+    """A ``kg serve`` server over the on-disk store at ``store``; ``options`` mirror the command's
+    (``host``, ``port``: 0 picks a free one, ``timeout``, ``max_rows``, ``workers``,
+    ``allow_update``, ``token``, ...). The socket is bound at once; ``app.start()`` (or a
+    ``with`` block) serves in a background thread, ``app.serve_forever()`` in this one.
+
+    >>> import kg, tempfile, urllib.parse, urllib.request
+    >>> folder = tempfile.mkdtemp()
+    >>> store = kg.GraphStore(folder + "/store")
+    >>> report = kg.ingest(store, [p for p in kg.bundled_paths() if p.endswith("seed-record.json")])
+    >>> del store                                    # close it: the server's workers open it read-only
+    >>> ask = "ASK { ?system <https://schema.org/name> 'smolagents Memory' }"
+    >>> with kg.make_app(folder + "/store", port=0, workers=1) as app:
+    ...     url = app.url + "/sparql?" + urllib.parse.urlencode({"query": ask})
+    ...     request = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
+    ...     urllib.request.urlopen(request).read()
+    b'{"head":{},"boolean":true}'
+    """
+    from .serve import make_app as _make_app
+
+    return _make_app(store, **options)
+
+
+# Validation (pySHACL), analysis (NetworkX), push and the server are imported when first
+# used, not at every start of the command line: ``kg.validate`` and the others below are
+# looked up on first access (PEP 562).
+_LAZY = {
+    "validate": "validate", "ValidationReport": "validate", "push": "push", "PushReport": "push",
+    **{name: "analyse" for name in
+       ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
+}
+
+if TYPE_CHECKING:
+    from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
+    from .push import PushReport, push
+    from .serve import App
+    from .validate import ValidationReport, validate
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'kg' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """The verbs ``kg.validate`` and ``kg.push`` share their name with a submodule. Importing
+    the submodule (``from kg.validate import ...``) would set the package attribute to the
+    module; the verb stays instead (the module is still ``sys.modules["kg.validate"]``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("validate", "push") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+for _name in ("validate", "push"):  # in case a submodule was imported before the guard was in place
+    if isinstance(globals().get(_name), types.ModuleType):
+        del globals()[_name]
 
 __all__ = [
-    "GraphStore", "Iris", "IngestReport", "bundled_paths", "ingest", "export", "query",
+    # verbs
+    "ingest", "validate", "query", "export", "info", "analyze", "make_app", "push",
+    # stores, graphs, queries
+    "GraphStore", "open_store", "bundled_paths", "named_queries", "NamedQuery", "Iris",
+    "system_graph", "vendor_graph", "protocol_graph", "license_graph",
+    # results
+    "IngestReport", "ValidationReport", "Analysis", "PushReport", "EXPORT_FORMATS", "ATTRIBUTION",
+    # errors
     "KgError", "SourceError", "RecordError", "StoreError", "QueryError", "UsageError",
 ]

@@ -242,7 +242,9 @@ def protocol_graph(store: GraphStore, modes: Iterable[str] = SUPPORTING_MODES, *
     by_iri = {info.iri: info.id for info in snapshot.systems.values()}
     wanted = set(modes)
     links = []
-    for row in queries.run(store, "select-analysis-protocols", {}, iris):
+    # by default the query returns supporting rows only; other modes need every row
+    every = {"every": "true"} if wanted - {"native", "adapter", "client"} else {}
+    for row in queries.run(store, "select-analysis-protocols", every, iris):
         mode = _text(row, "mode")
         if mode in wanted:
             protocol = row["protocol"].value
@@ -646,8 +648,9 @@ def _measures(measures: Iterable[str] | None) -> tuple[str, ...]:
 
 def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, *,
                      edge_types: Iterable[str] | None = None, sample: int | None = None,
-                     seed: int = SEED, backend: str = "auto") -> Analysis:
-    """Run the measures on a snapshot (see ``analyze``)."""
+                     seed: int = SEED, backend: str = "auto",
+                     progress: Callable[[str], None] | None = None) -> Analysis:
+    """Run the measures on a snapshot (see ``analyze``); ``progress(label)`` announces each step."""
     chosen = _measures(measures)
     chosen_types = _check_types(edge_types)
     # default: every edge type in the store, also one the vocabulary does not know
@@ -656,6 +659,8 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
     seconds: dict[str, float] = {}
 
     def timed(label: str, func: Callable[[], Any]) -> Any:
+        if progress:
+            progress(label)
         started = time.perf_counter()
         result = func()
         seconds[label] = time.perf_counter() - started
@@ -729,7 +734,8 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
 
 def analyze(store: GraphStore, measures: Iterable[str] | None = None, *, top: int | None = None,
             edge_types: Iterable[str] | None = None, sample: int | None = None, seed: int = SEED,
-            backend: str = "auto", iris: Iris | None = None) -> Analysis:
+            backend: str = "auto", iris: Iris | None = None,
+            progress: Callable[[str], None] | None = None) -> Analysis:
     """Run ``measures`` (default: all of ``MEASURES``) on the graph in ``store``.
 
     Betweenness, coreness, bridge surprise, communities and components run on the
@@ -740,7 +746,7 @@ def analyze(store: GraphStore, measures: Iterable[str] | None = None, *, top: in
     systems by the first measure (every system is still scored).
     """
     analysis = analyze_snapshot(read_snapshot(store, iris), measures, edge_types=edge_types,
-                                sample=sample, seed=seed, backend=backend)
+                                sample=sample, seed=seed, backend=backend, progress=progress)
     analysis.top = top
     return analysis
 

@@ -10,6 +10,12 @@ Exit codes (a contract other tools may rely on):
        rejected bad records; nothing was written
     4  store error (missing store, locked by another process)
     5  ingested, but some records or edges were set aside in the quarantine
+
+``kg validate`` exits 0 when the graph conforms (warnings allowed), 1 on
+violations (or on warnings with ``--fail-on warning``), 2 on a usage error, 3
+when a FILE given to it cannot be read, 4 when the store is missing. ``kg
+build`` validates after ingesting and prints the report; it exits 1 on
+violations only with ``--fail-on violation`` (``--no-validate`` skips the check).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
@@ -55,6 +62,40 @@ def _progress_printer(label: str) -> Callable[[int, int], None] | None:
     return show
 
 
+def _stage_printer(label: str) -> Callable[[str], None] | None:
+    """Announces each step of a long computation on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(step: str) -> None:
+        print(f"\r{label}: {step}...\033[K", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+_COLOURS = {"red": "31", "yellow": "33", "green": "32", "cyan": "36"}
+_SEVERITY_COLOURS = {"VIOLATION": "red", "WARNING": "yellow", "INFO": "cyan", "FAIL": "red", "WARN": "yellow",
+                     "OK": "green"}
+
+
+def _colour_on(stream: object, args: argparse.Namespace) -> bool:
+    """Colour only on a terminal, and never with NO_COLOR set (https://no-color.org) or --no-color."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR") and not getattr(args, "no_color", False)
+
+
+def _paint(text: str, colour: str, on: bool) -> str:
+    return f"\x1b[{_COLOURS[colour]}m{text}\x1b[0m" if on else text
+
+
+def _paint_report(text: str, on: bool) -> str:
+    """kg validate's text report with its severity words and verdict coloured (when ``on``)."""
+    if not on:
+        return text
+    return re.sub(r"^(VIOLATION|WARNING|INFO|FAIL|WARN|OK)\b",
+                  lambda m: _paint(m.group(1), _SEVERITY_COLOURS[m.group(1)], True), text, flags=re.MULTILINE)
+
+
 def _iris(args: argparse.Namespace) -> Iris:
     return Iris(args.base)
 
@@ -71,10 +112,11 @@ MAX_WARNING_LINES = 50
 
 
 def _quarantine(report: IngestReport, args: argparse.Namespace) -> None:
+    colour = _colour_on(sys.stderr, args)
     for err in report.quarantined:
-        _err(f"quarantined: {err}")
+        _err(f"{_paint('quarantined:', 'red', colour)} {err}")
     for err in report.warnings[:MAX_WARNING_LINES]:
-        _err(f"warning: {err}")
+        _err(f"{_paint('warning:', 'yellow', colour)} {err}")
     if len(report.warnings) > MAX_WARNING_LINES:
         _err(f"warning: ... and {len(report.warnings) - MAX_WARNING_LINES} more warnings")
     if getattr(args, "quarantine", None) and report.quarantined:
@@ -99,6 +141,7 @@ def _summary(report: IngestReport, store: GraphStore, iris: Iris) -> None:
 def cmd_ingest(args: argparse.Namespace) -> int:
     iris = _iris(args)
     store = _open_store(args, create=True)
+    args.ingested_store = store  # kg build validates it afterwards
     report = ingest_paths(store, args.paths, iris, strict=args.strict, progress=_progress_printer("ingest"))
     _quarantine(report, args)
     if report.wrote_nothing:
@@ -113,6 +156,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     args.paths = args.paths or bundled_paths()
     started = time.perf_counter()
     status = cmd_ingest(args)
+    if not args.no_validate and getattr(args, "ingested_store", None) is not None:
+        from .validate import text_report, validate
+
+        report = validate(args.ingested_store, _iris(args), progress=_progress_printer("validate"))
+        sys.stderr.write(_paint_report(text_report(report), _colour_on(sys.stderr, args)))
+        if report.fails(args.fail_on):
+            status = EXIT_VIOLATIONS
     _err(f"data: {ATTRIBUTION}")
     _err(f"done in {time.perf_counter() - started:.2f} s; store at {args.store}")
     return status
@@ -139,12 +189,47 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({**description, "license": "CC-BY-4.0", "attribution": ATTRIBUTION}, indent=1))
         return EXIT_OK
-    print(f"triples\t{description['triples']}")
-    print(f"generatedAt\t{description['generatedAt']}")
-    for cls, n in sorted(description["counts"].items()):
-        print(f"{cls}\t{n}")
-    print(f"license\tCC-BY-4.0 ({ATTRIBUTION})")
+    from . import output
+
+    rows = [{"property": "triples", "value": description["triples"]},
+            {"property": "generatedAt", "value": description["generatedAt"]}]
+    rows += [{"property": cls, "value": n} for cls, n in sorted(description["counts"].items())]
+    rows.append({"property": "license", "value": f"CC-BY-4.0 ({ATTRIBUTION})"})
+    output.write_rows(rows, sys.stdout, args.format, ["property", "value"])
     return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .validate import load_rdf_files, text_report, validate, validate_monolithic
+
+    iris = _iris(args)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be a positive number")
+    if args.monolithic and args.record:
+        raise UsageError("--record checks record graphs one by one; it cannot be combined with --monolithic")
+    if args.files:
+        store = load_rdf_files(args.files, iris)
+    elif args.store == ":memory:":
+        store = _open_store(args, create=False)
+    else:
+        store = GraphStore.open_existing(args.store, read_only=True)
+    if args.monolithic:
+        report = validate_monolithic(store, iris)
+    else:
+        report = validate(store, iris, records=args.record, jobs=args.jobs, progress=_progress_printer("validate"))
+    if report.records == 0 and not args.files:
+        _err("kg validate: warning: the store holds no records (run 'kg build' or 'kg ingest' first)")
+    if args.format == "json":
+        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+    elif args.format == "turtle":
+        sys.stdout.buffer.write(report.to_turtle(iris))
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(_paint_report(text_report(report), _colour_on(sys.stdout, args)))
+    if args.format != "text":
+        _err(f"kg validate: {report.violations} violation(s), {report.warnings} warning(s) "
+             f"in {report.seconds:.1f} s")
+    return EXIT_VIOLATIONS if report.fails(args.fail_on) else EXIT_OK
 
 
 def _query_params(pairs: list[str] | None) -> dict[str, str]:
@@ -179,6 +264,15 @@ def cmd_query(args: argparse.Namespace) -> int:
         store = _open_store(args, create=False)
     else:
         store = GraphStore.open_existing(args.store, read_only=True)
+    if query.path.parent != queries.QUERIES_DIR:
+        # a user's .rq file: refuse SERVICE and remote FROM before pyoxigraph (which would
+        # fetch them) sees it; the bundled queries are ours and need no check
+        from .serve import QueryRefused, check_query
+
+        try:
+            check_query(query.text, {g.value for g in store.named_graphs()})
+        except QueryRefused as err:
+            raise QueryError(f"{query.path}: {err}") from None
     result = queries.run(store, query, params, _iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
@@ -206,22 +300,22 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise UsageError("--sample must be a positive number of pivot nodes")
     top = args.top if args.top is not None else (20 if args.format == "table" else None)
     analysis = analyse.analyze(store, args.measure, top=top, edge_types=args.edge_type, sample=args.sample,
-                               seed=args.seed, backend=args.backend, iris=iris)
+                               seed=args.seed, backend=args.backend, iris=iris, progress=_stage_printer("analyze"))
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
     if analysis.node_count == 0:
         _err("kg analyze: warning: the store holds no systems (run 'kg build' or 'kg ingest' first)")
     measures = list(analysis.measures)
     rows = analysis.ranked()
     if args.format == "json":
         print(json.dumps(analysis.as_json(), indent=1, ensure_ascii=False))
-    elif args.format == "csv":
-        import csv
+    elif args.format in ("csv", "tsv"):
+        from . import output
 
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["rank", "id", "name", "section", "vendor", *measures])
-        for rank, row in enumerate(rows, start=1):
-            values = (analyse.measure_value(row, m) for m in measures)
-            writer.writerow([rank, row.id, row.name, row.section or "", row.vendor or "",
-                             *("" if v is None else v for v in values)])
+        columns = ["rank", "id", "name", "section", "vendor", *measures]
+        output.write_rows(({"rank": rank, "id": row.id, "name": row.name, "section": row.section,
+                            "vendor": row.vendor, **{m: analyse.measure_value(row, m) for m in measures}}
+                           for rank, row in enumerate(rows, start=1)), sys.stdout, args.format, columns)
     else:
         summary = analysis.summary()
         how = summary["betweenness"] or "not computed"
@@ -354,6 +448,18 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="store directory (default: $KG_STORE or ./kg-store; ':memory:' for a throwaway store)")
     parser.add_argument("--base", default=os.environ.get("KG_BASE", DEFAULT_BASE), metavar="IRI",
                         help=f"base IRI of the data (default: $KG_BASE or {DEFAULT_BASE})")
+    parser.add_argument("--no-color", action="store_true",
+                        help="no colour in summaries and reports (colour is only used on a terminal, "
+                             "and never when NO_COLOR is set)")
+
+
+def _row_format_option(parser: argparse.ArgumentParser, json_means: str) -> None:
+    """--format of a command that prints rows: the row formats of kg.output (as kg query has them)."""
+    from .output import ROW_FORMATS
+
+    parser.add_argument("--format", "-f", choices=ROW_FORMATS, default="table",
+                        help=f"table, csv or tsv rows (written as kg query writes them); json: {json_means} "
+                             "(default: table)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -371,11 +477,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    p = command("build", "ingest the catalog (the bundled one by default) and print a summary",
-                "kg build", cmd_build)
+    p = command("build", "ingest the catalog (the bundled one by default), validate it and print a summary "
+                "(exit 0 once the graph is built; --fail-on violation makes it a gate)", "kg build", cmd_build)
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: the bundled catalog)")
     p.add_argument("--strict", action="store_true", help="reject the whole input if any record is bad")
     p.add_argument("--quarantine", metavar="FILE", help="write set-aside records as JSON Lines to FILE")
+    p.add_argument("--no-validate", action="store_true", help="skip the SHACL validation after the ingest")
+    p.add_argument("--fail-on", choices=("never", "violation", "warning", "info"), default="never",
+                   help="exit 1 when validation finds results this severe or worse (default: never; "
+                        "the report is printed either way)")
 
     p = command("ingest", "ingest catalog files, record files, folders, JSON Lines, or - for stdin",
                 "kg ingest data/landscape-site.json data/landscape.edges.json", cmd_ingest)
@@ -390,7 +500,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("info", "print the dataset description: triples and entities per class",
                 "kg info --format json", cmd_info)
-    p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+    _row_format_option(p, "the description as one JSON document")
+
+    p = command("validate", "check the graph against the SHACL shapes of shapes/: record rules per record "
+                "graph on all cores, catalog-wide rules as SPARQL (exit 0 conforms, 1 violations)",
+                "kg validate --format json > report.json", cmd_validate)
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="validate these RDF files (.ttl .nt .nq .trig .jsonld .rdf) instead of the store")
+    p.add_argument("--format", "-f", choices=("text", "json", "turtle"), default="text",
+                   help="text: results grouped by rule (default); json: one entry per result; "
+                        "turtle: the W3C SHACL validation report graph")
+    p.add_argument("--fail-on", choices=("violation", "warning", "info"), default="violation",
+                   help="exit 1 when a result is this severe or worse (default: violation; warnings pass)")
+    p.add_argument("--record", action="append", metavar="ID",
+                   help="only this record's graph (repeatable), plus the catalog-wide rules: "
+                        "the quick check after changing a record")
+    p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: one per CPU)")
+    p.add_argument("--monolithic", action="store_true",
+                   help="one pySHACL run over the whole graph with every shape (slow; the reference)")
 
     from .output import add_format_option
     p = command("query", "run a named query (kg query --list) or a .rq file, with bound parameters",
@@ -411,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a measure to compute (repeatable; the first one sorts the output; default: all): "
                         + ", ".join(MEASURES))
     p.add_argument("--top", type=int, metavar="N", help="only the best N systems (default: 20 in a table, all otherwise)")
-    p.add_argument("--format", "-f", choices=("table", "csv", "json"), default="table", help="output format")
+    _row_format_option(p, "the graph summary and every system's scores as one JSON document")
     p.add_argument("--plot", metavar="FILE.png", help="also draw a bar chart of the top N and the nucleus to a PNG")
     p.add_argument("--write-back", action="store_true",
                    help="store the results in the analysis named graph, for SPARQL (kg query select-analysis-ranking)")

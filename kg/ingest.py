@@ -363,6 +363,7 @@ def _stream(store: GraphStore | None, inputs: list[Batch | CatalogStream], iris:
     taken: set[str] = set()  # ids of the records taken so far
     pending: dict[str, Record] = {}
     described: set[str] = set()
+    written: set[str] = set()  # ids of the records written (a superseded one is written again)
     total = sum(item.count if isinstance(item, CatalogStream) else len(item.items)
                 for item in inputs if item.kind != EDGES)
     done = 0
@@ -381,7 +382,8 @@ def _stream(store: GraphStore | None, inputs: list[Batch | CatalogStream], iris:
                 shared += descriptions
             store.replace_graphs(graphs, shared)
             report.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
-            report.records += len(mapped)
+            written.update(record.id for record in chunk.records)
+            report.records = len(written)
         if progress:
             progress(done, total)
 

@@ -299,9 +299,19 @@ def record_quads(record: Record, iris: Iris,
     _provenance(w, iris, s, record)
     _lifecycle(w, iris, s, record)
     _history(w, iris, s, record)
-    w.extra(iris, s, record.extra)
+    w.extra(iris, s, {_escape_key(k): v for k, v in record.extra.items()})
     _typed_layer(w, iris, s, record)
     return w.quads, w.shared
+
+
+def _escape_key(key: str) -> str:
+    """Record-level extra keys share the system node with the lifecycle's extras
+    ("lifecycle.<key>"): a leading backslash keeps a key like "lifecycle.x" apart."""
+    return "\\" + key if key.startswith(("lifecycle.", "\\")) else key
+
+
+def _unescape_key(key: str) -> str:
+    return key[1:] if key.startswith("\\") else key
 
 
 def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
@@ -700,7 +710,7 @@ class _Graph:
 
 
 def _record_extra(g: _Graph, node: str) -> dict[str, Any]:
-    return {k: v for k, v in g.extra(node).items() if not k.startswith("lifecycle.")}
+    return {_unescape_key(k): v for k, v in g.extra(node).items() if not k.startswith("lifecycle.")}
 
 
 def record_from_quads(quads: Iterable[Quad], iris: Iris, record_id: str) -> Record:

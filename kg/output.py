@@ -229,10 +229,22 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
     distinct = list(dict.fromkeys(triples))
     kwargs: dict[str, Any] = {"format": _RDF_FORMATS[fmt]}
     if fmt == "turtle":
-        kwargs["prefixes"] = dict(PREFIXES)
+        kwargs["prefixes"] = _used_prefixes(distinct)
     data = serialize(distinct, None, **kwargs)
     out.write(data.decode("utf-8"))
     return len(distinct)
+
+
+def _used_prefixes(triples: list[Triple]) -> dict[str, str]:
+    """The project's prefixes that some IRI (or literal datatype) of ``triples`` starts with."""
+    iris = set()
+    for triple in triples:
+        for term in (triple.subject, triple.predicate, triple.object):
+            if isinstance(term, NamedNode):
+                iris.add(term.value)
+            elif isinstance(term, Literal):
+                iris.add(term.datatype.value)
+    return {prefix: ns for prefix, ns in PREFIXES.items() if any(iri.startswith(ns) for iri in iris)}
 
 
 def write_result(result: Any, out: TextIO, fmt: str | None = None) -> int | None:

@@ -1173,7 +1173,7 @@ def _home_page(example: str | None, config: ServeConfig) -> bytes:
         + "<h2>Use it from code</h2><pre>"
         + _esc("curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * WHERE { ?s ?p ?o } LIMIT 5' "
                "http://HOST/sparql\n"
-               "curl -H 'Accept: text/turtle' http://HOST/id/system/mem0\n")
+               "curl -H 'Accept: text/turtle' http://HOST/id/system/mem0--mem0-ai\n")
         + "</pre><p>Entity pages: <code>/id/system/&lt;id&gt;</code> (HTML, Turtle, JSON-LD by "
         "<code>Accept</code> or <code>?format=</code>).</p>"
     )

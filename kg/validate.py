@@ -9,13 +9,19 @@ of the shape that reports it.
 ``validate`` (the split run, what ``kg validate`` does):
 
 * every record graph, with the shared descriptions, goes to pySHACL as an
-  rdflib graph, a few dozen records per call, on all cores (``multiprocessing``;
-  workers read the on-disk store themselves). The relations and the other graphs
-  form one more such part. Only triples whose predicate a shape can look at are
-  converted (rdf:type and the predicates of the shapes' paths and targets); the
-  rest cannot change a result;
+  rdflib graph, a couple of dozen records per call, on all cores
+  (``multiprocessing``; the workers read a checkpoint of the on-disk store, see
+  ``_snapshot``). The relations and the other graphs
+  form one more such part. Only triples a shape can look at are converted (the
+  predicates of the shapes' paths and targets, and rdf:type for the classes they
+  name: see ``read_plan``); the rest cannot change a result;
 * each catalog-wide shape is answered by the SPARQL query ``queries/check-*.rq``
   whose ``# shape:`` header names it, run in the store (milliseconds).
+
+The workers skip pySHACL work that cannot change a result (``pyshacl_shortcuts``:
+the text it formats for every result, and shape parameters it reads again for
+every node a nested shape checks; ``_ShapesGraph`` remembers shapes-graph
+lookups). Tests compare the split run with stock pySHACL.
 
 ``validate_monolithic`` runs stock pySHACL once over the whole graph with both
 shape files: the reference the split run must equal (tests prove it on fixtures
@@ -34,16 +40,21 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import shutil
+import tempfile
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import unquote
 
 import pyoxigraph
 import rdflib
+import rdflib.paths
 from rdflib import BNode, Literal as RLiteral, URIRef
 from rdflib.collection import Collection
 
@@ -57,11 +68,13 @@ LOCAL_SHAPES = SHAPES_DIR / "kg-shapes.ttl"
 CROSS_SHAPES = SHAPES_DIR / "kg-cross-shapes.ttl"
 SEVERITIES = ("Violation", "Warning", "Info")
 FAIL_ON = ("violation", "warning", "info")
-RECORDS_PER_CALL = 48  # records per pySHACL call: amortises its per-call cost, keeps work balanced
+RECORDS_PER_CALL = 24  # records per pySHACL call: its per-call cost is small, smaller graphs are faster
 
 _SH = rdflib.Namespace(SH.iri)
 _RDF_TYPE = URIRef(RDF.type.value)
 _RDFS_SUBCLASS = URIRef(RDFS.subClassOf.value)
+RDF_FIRST = URIRef(RDF.first.value)
+RDFS_CLASS = URIRef(RDFS.Class.value)  # implicit class targets: a shape that is also an rdfs:Class
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _PATH_PREFIXES = {name: iri for name, iri in PREFIXES.items()
                   if name in ("kg", "rdf", "rdfs", "dcterms", "schema", "skos")}
@@ -129,6 +142,12 @@ def _check_headers() -> dict[str, tuple[str, str]]:
 
 def load_rules(iris: Iris | None = None) -> dict[str, Rule]:
     """Every rule of the shapes, by name (the local name of its shape)."""
+    return dict(_rules((iris or Iris()).base))
+
+
+@lru_cache(maxsize=4)
+def _rules(base: str) -> tuple[tuple[str, Rule], ...]:
+    iris = Iris(base)
     checks = _check_headers()
     rules: dict[str, Rule] = {}
     for scope, graph in (("record", shapes_graph(iris, cross=False)),
@@ -148,17 +167,59 @@ def load_rules(iris: Iris | None = None) -> dict[str, Rule]:
                 path=path_text(graph, path) if path is not None else None,
                 check=check, component=component or None,
             )
-    return dict(sorted(rules.items()))
+    return tuple(sorted(rules.items()))
 
 
-def needed_predicates(graph: rdflib.Graph) -> frozenset[str] | None:
-    """The predicates whose triples can change a validation result of the shapes in ``graph``.
+@dataclass(frozen=True)
+class ReadPlan:
+    """Which triples can change a result of some shapes: the rest need not be converted.
 
-    None when every triple matters (a shape uses SPARQL or is closed).
+    ``predicates``: the predicates the shapes' paths and targets use, with rdf:type
+    and rdfs:subClassOf (None: every triple). ``classes``: the classes whose rdf:type
+    triples matter (the shapes' sh:targetClass and sh:class, and their subclasses);
+    None: every rdf:type triple.
+    """
+
+    predicates: frozenset[str] | None
+    classes: frozenset[str] | None
+    lazy: tuple[tuple[str, str], ...] = ()
+
+    def with_subclasses(self, pairs: Iterable[tuple[str, str]]) -> "ReadPlan":
+        """The plan with the subclasses (``(sub, super)`` pairs, transitive) of its classes added."""
+        if self.classes is None:
+            return self
+        classes, pairs = set(self.classes), list(pairs)
+        grew = True
+        while grew:
+            grew = False
+            for sub, sup in pairs:
+                if sup in classes and sub not in classes:
+                    classes.add(sub)
+                    grew = True
+        return ReadPlan(self.predicates, frozenset(classes), self.lazy)
+
+    @property
+    def bulk(self) -> frozenset[str] | None:
+        """The predicates read in full (the lazy ones are read by their queries)."""
+        if self.predicates is None:
+            return None
+        return self.predicates - {p for p, _ in self.lazy}
+
+
+def read_plan(graph: rdflib.Graph) -> ReadPlan:
+    """The ``ReadPlan`` of the shapes in ``graph``.
+
+    >>> plan = read_plan(shapes_graph(cross=False))
+    >>> "https://w3id.org/agent-landscape/ontology#claimTier" in plan.predicates
+    True
+    >>> "https://w3id.org/agent-landscape/ontology#value" in plan.predicates   # no rule looks at values
+    False
+    >>> "https://w3id.org/agent-landscape/ontology#TaxonomyAssignment" in plan.classes
+    False
     """
     if any(graph.triples((None, _SH.sparql, None))) or any(graph.triples((None, _SH.closed, None))):
-        return None
-    found = {str(_RDF_TYPE), str(_RDFS_SUBCLASS)}
+        return ReadPlan(None, None)
+    found: set[str] = set()
 
     def walk(node: Any) -> None:
         if isinstance(node, URIRef):
@@ -179,10 +240,109 @@ def needed_predicates(graph: rdflib.Graph) -> frozenset[str] | None:
                 _SH.lessThanOrEquals):
         for predicate in graph.objects(None, key):
             found.add(str(predicate))
-    return frozenset(found)
+    if str(_RDF_TYPE) in found or any(graph.triples((None, _RDF_TYPE, RDFS_CLASS))):
+        classes = None  # a path walks rdf:type, or a shape is a class itself: keep every type
+    else:
+        classes = frozenset(str(c) for key in (_SH.targetClass, _SH["class"]) for c in graph.objects(None, key))
+    return ReadPlan(frozenset(found | {str(_RDF_TYPE), str(_RDFS_SUBCLASS)}), classes, _lazy_queries(graph))
 
 
-RDF_FIRST = URIRef(RDF.first.value)
+_NESTING = ("property", "node", "qualifiedValueShape", "not")  # a shape in one of these is nested
+_NESTING_LISTS = ("or", "and", "xone")
+
+
+def _steps(graph: rdflib.Graph, path: Any) -> list[Any] | None:
+    """The steps of a sequence path (a one-step path is a sequence of one)."""
+    if isinstance(path, URIRef):
+        return [path]
+    if (path, RDF_FIRST, None) in graph:
+        return list(Collection(graph, path))
+    return [path]
+
+
+def _lazy_queries(graph: rdflib.Graph) -> tuple[tuple[str, str], ...]:
+    """Predicates that only some triples of matter, each with the SPARQL query that finds those.
+
+    A predicate qualifies when the shapes only ever walk it backwards (``^p``) from
+    nodes reached from constants (``sh:targetNode``): the licence cells, for
+    instance, are reached from the column id "license", so of kg:column only the
+    triples pointing at that column can matter, not the hundred thousand others.
+    """
+    parents: dict[Any, list[Any]] = defaultdict(list)
+    for key in _NESTING:
+        for parent, child in graph.subject_objects(_SH[key]):
+            parents[child].append(parent)
+    for key in _NESTING_LISTS:
+        for parent, items in graph.subject_objects(_SH[key]):
+            for child in Collection(graph, items):
+                parents[child].append(parent)
+
+    def focus(shape: Any, depth: int = 0) -> tuple[str, str] | None:
+        """(SPARQL pattern, variable) binding the focus nodes of ``shape``; None when not from constants."""
+        if depth > 8:
+            return None
+        constants = list(graph.objects(shape, _SH.targetNode))
+        targeted = any((shape, _SH[k], None) in graph for k in ("targetClass", "targetSubjectsOf",
+                                                                 "targetObjectsOf"))
+        if constants and not targeted and not parents.get(shape):
+            var = f"?f{depth}"
+            return f"VALUES {var} {{ {' '.join(c.n3() for c in constants)} }}", var
+        if constants or targeted or len(parents.get(shape, [])) != 1:
+            return None
+        parent = parents[shape][0]
+        found = focus(parent, depth + 1)
+        if found is None:
+            return None
+        pattern, var = found
+        path = graph.value(parent, _SH.path)
+        if path is None:
+            return found
+        value = f"?v{depth}"
+        return f"{pattern} {var} {path_text(graph, path)} {value} .", value
+
+    uses: dict[str, list[str] | None] = defaultdict(list)
+    for key in (_SH.targetSubjectsOf, _SH.targetObjectsOf, _SH.disjoint, _SH.equals, _SH.lessThan,
+                _SH.lessThanOrEquals):
+        for predicate in graph.objects(None, key):
+            uses[str(predicate)] = None
+    for shape, path in graph.subject_objects(_SH.path):
+        steps = _steps(graph, path) or []
+        for i, step in enumerate(steps):
+            inverse = graph.value(step, _SH.inversePath) if not isinstance(step, URIRef) else None
+            if isinstance(inverse, URIRef):
+                name = str(inverse)
+                if uses[name] is None:
+                    continue
+                anchor = focus(shape)
+                if anchor is None:
+                    uses[name] = None
+                    continue
+                pattern, var = anchor
+                before = "/".join(_grouped(graph, s) for s in steps[:i])
+                reach = f"{var} {before} ?o ." if before else f"BIND({var} AS ?o)"
+                uses[name].append(f"{{ {pattern} {reach} }}")
+            else:
+                for predicate in _path_iris_of(graph, step):
+                    uses[predicate] = None
+    prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in _PATH_PREFIXES.items())
+    return tuple(
+        (name, f"{prologue}SELECT DISTINCT ?s ?o ?g WHERE {{ {' UNION '.join(anchors)} "
+               f"GRAPH ?g {{ ?s <{name}> ?o }} }}")
+        for name, anchors in sorted(uses.items()) if anchors)
+
+
+def _path_iris_of(graph: rdflib.Graph, node: Any) -> set[str]:
+    if isinstance(node, URIRef):
+        return {str(node)}
+    found: set[str] = set()
+    if (node, RDF_FIRST, None) in graph:
+        for item in Collection(graph, node):
+            found |= _path_iris_of(graph, item)
+    for key in (_SH.inversePath, _SH.alternativePath, _SH.zeroOrMorePath, _SH.oneOrMorePath, _SH.zeroOrOnePath):
+        for inner in graph.objects(node, key):
+            found |= _path_iris_of(graph, inner)
+    return found
+
 
 
 def path_text(graph: rdflib.Graph, node: Any) -> str:
@@ -225,9 +385,6 @@ def _short(iri: str) -> str:
 
 # ---------------------------------------------------------------------------
 # Results and reports
-
-
-Term = tuple[str, str]  # (kind, text): kind "iri", "literal" (N-Triples text), "bnode"
 
 
 @dataclass(frozen=True, order=True)
@@ -313,6 +470,8 @@ class _Owner:
 def make_result(owner: _Owner, rule: str, focus: str, path: str | None, value: str | None,
                 component: str, severity: str) -> Result:
     record = owner.record(focus) or owner.record(value)
+    if record is None and path == "^dcterms:identifier" and focus.startswith('"'):
+        record = display_text(focus)  # a repeated id (UniqueSystemIdentifier)
     column = owner.column(focus) or owner.column(value)
     return Result(rule=rule, focus=focus, path=path, value=value, component=component,
                   severity=severity, record=record, column=column)
@@ -349,8 +508,10 @@ class ValidationReport:
 
     def fails(self, fail_on: str = "violation") -> bool:
         """True when a result is at least as severe as ``fail_on`` (violation, warning or info)."""
+        if fail_on == "never":
+            return False
         if fail_on not in FAIL_ON:
-            raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)}")
+            raise UsageError(f"--fail-on must be one of never, {', '.join(FAIL_ON)}")
         worst = SEVERITIES[: FAIL_ON.index(fail_on) + 1]
         return any(r.severity in worst for r in self.results)
 
@@ -494,12 +655,19 @@ class _Converter:
             self.cache[term] = found
         return found
 
-    def fill(self, graph: rdflib.Graph, triples: Iterable[Any], predicates: frozenset[str] | None) -> None:
-        add = graph.add
+    def fill(self, graph: rdflib.Graph, triples: Iterable[Any], plan: ReadPlan | None = None) -> None:
+        """Add ``triples`` (pyoxigraph triples or quads) to ``graph``: those ``plan`` reads, or all."""
+        add = graph.store.add  # Graph.add only re-checks the term types, then calls this
+        predicates = plan.bulk if plan is not None else None
+        classes = plan.classes if plan is not None else None
+        rdf_type = RDF.type.value
         for t in triples:
             p = t.predicate
-            if predicates is None or p.value in predicates:
-                add((self(t.subject), self(p), self(t.object)))
+            if predicates is not None and p.value not in predicates:
+                continue
+            if classes is not None and p.value == rdf_type and t.object.value not in classes:
+                continue
+            add((self(t.subject), self(p), self(t.object)), graph, False)
 
 
 def _raw_validator_class() -> type:
@@ -515,12 +683,119 @@ def _raw_validator_class() -> type:
     return RawValidator
 
 
+class _ParameterList(list):
+    """pySHACL's list of constraint parameters, with set-speed membership tests."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        super().__init__(items)
+        self._members = frozenset(self)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._members
+
+
+class _BuiltOnce:
+    """Stands for a pySHACL constraint class: builds its instance for a shape once, then reuses it.
+
+    pySHACL builds every constraint of a shape anew (reading its parameters from the
+    shapes graph) each time the shape validates a node, also for every value node a
+    nested shape checks. The instances keep only those parameters (no state of a
+    validation), so one per shape serves every call.
+    """
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.built: dict[int, Any] = {}
+
+    def __call__(self, shape: Any) -> Any:
+        found = self.built.get(id(shape))
+        if found is None or found.shape is not shape:
+            found = self.built[id(shape)] = self.cls(shape)
+        return found
+
+
+_SHORTCUT_MAP: dict[Any, Any] = {}
+
+
+def _shortcut_map() -> dict[Any, Any]:
+    """pySHACL's parameter -> constraint class map, each class wrapped in one ``_BuiltOnce``."""
+    if not _SHORTCUT_MAP:
+        from pyshacl.constraints import CONSTRAINT_PARAMETERS_MAP
+
+        wrapped: dict[type, _BuiltOnce] = {}
+        for parameter, cls in CONSTRAINT_PARAMETERS_MAP.items():
+            _SHORTCUT_MAP[parameter] = wrapped.setdefault(cls, _BuiltOnce(cls))
+    return _SHORTCUT_MAP
+
+
+@contextmanager
+def pyshacl_shortcuts() -> Iterator[None]:
+    """Three pySHACL shortcuts that change no result, for the split run.
+
+    pySHACL formats a human-readable text for every result, also for the many it
+    computes and throws away inside sh:or and sh:qualifiedValueShape; we read
+    the result triples, never the text, so formatting is skipped. It looks up each
+    predicate of a shape in a 40-item list, and builds the shape's constraints
+    again, each time a shape validates a node (for nested shapes: every value
+    node); a set answers the same, and each constraint is built once per shape
+    (``_BuiltOnce``). The monolithic reference run uses stock pySHACL, and tests
+    compare the two.
+    """
+    import pyshacl.shape as shape_module
+    from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS
+    from pyshacl.constraints.constraint_component import ConstraintComponent
+
+    saved_text = ConstraintComponent.__dict__.get("make_v_result_description")
+    saved_params = getattr(shape_module, "CONSTRAINT_PARAMS", None)
+    ConstraintComponent.make_v_result_description = lambda self, *args, **kwargs: ""
+    shape_module.CONSTRAINT_PARAMS = (_ParameterList(ALL_CONSTRAINT_PARAMETERS), _shortcut_map())
+    try:
+        yield
+    finally:
+        if saved_text is not None:
+            ConstraintComponent.make_v_result_description = saved_text
+        if saved_params is None:
+            del shape_module.CONSTRAINT_PARAMS
+        else:
+            shape_module.CONSTRAINT_PARAMS = saved_params
+
+
+class _ShapesGraph(rdflib.Graph):
+    """An rdflib graph that remembers the answers of its lookups (for a shapes graph, which
+    does not change while it validates): pySHACL looks up the same shape parameters
+    for every node a nested shape checks."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._answers: dict[tuple, tuple] = {}
+
+    def add(self, triple: Any) -> "_ShapesGraph":
+        self._answers.clear()
+        return super().add(triple)
+
+    def triples(self, triple: Any) -> Iterator[Any]:
+        if isinstance(triple[1], rdflib.paths.Path):
+            return super().triples(triple)
+        found = self._answers.get(triple)
+        if found is None:
+            if len(self._answers) > 100_000:  # never grows without bound
+                self._answers.clear()
+            found = self._answers[triple] = tuple(super().triples(triple))
+        return iter(found)
+
+
 class ShaclEngine:
     """pySHACL with the shapes parsed and harvested once, run on many data graphs."""
 
     def __init__(self, shapes: rdflib.Graph, iris: Iris) -> None:
         from pyshacl.shapes_graph import ShapesGraph
 
+        frozen = _ShapesGraph()
+        for triple in shapes:
+            frozen.add(triple)
+        for prefix, namespace in shapes.namespaces():
+            frozen.bind(prefix, namespace)
+        shapes = frozen
         self.shapes = shapes
         self.iris = iris
         self.owner = _Owner(iris)
@@ -588,43 +863,83 @@ def results_from_report_graph(report: rdflib.Graph, shapes: rdflib.Graph, iris: 
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(store_path: str | None, base: str) -> None:
-    iris = Iris(base)
-    shapes = shapes_graph(iris, cross=False)
+_ENGINES: dict[str, tuple[ShaclEngine, ReadPlan]] = {}
+
+
+def _engine(base: str) -> tuple[ShaclEngine, ReadPlan]:
+    """The pySHACL engine of the record-local shapes for ``base``, and their read plan (once per process)."""
+    if base not in _ENGINES:
+        iris = Iris(base)
+        shapes = shapes_graph(iris, cross=False)
+        _ENGINES[base] = (ShaclEngine(shapes, iris), read_plan(shapes))
+    return _ENGINES[base]
+
+
+def _worker_init(store_path: str | None, base: str, plan: ReadPlan, schema: list[tuple[str, str]]) -> None:
+    engine, _ = _engine(base)
     _WORKER.clear()
     _WORKER.update(
-        iris=iris,
-        engine=ShaclEngine(shapes, iris),
-        predicates=needed_predicates(shapes),
+        iris=Iris(base),
+        engine=engine,
+        plan=plan,
+        schema=schema,
         store=pyoxigraph.Store.read_only(store_path) if store_path else None,
         shared=None,
     )
 
 
-def _shared_triples(store: pyoxigraph.Store, iris: Iris) -> list[Any]:
-    return list(store.quads_for_pattern(None, None, None, iris.shared_graph))
+def _graph_quads(store: pyoxigraph.Store, graph: pyoxigraph.NamedNode, plan: ReadPlan) -> Iterator[Any]:
+    """The quads of one graph that ``plan`` reads (read by predicate and class: cheaper than filtering)."""
+    if plan.bulk is None:
+        yield from store.quads_for_pattern(None, None, None, graph)
+        return
+    rdf_type = RDF.type.value
+    for predicate in plan.bulk:
+        if predicate == rdf_type and plan.classes is not None:
+            for cls in plan.classes:
+                yield from store.quads_for_pattern(None, RDF.type, pyoxigraph.NamedNode(cls), graph)
+        else:
+            yield from store.quads_for_pattern(None, pyoxigraph.NamedNode(predicate), None, graph)
 
 
-def _check_part(task: tuple[str, list[str], bytes | None]) -> tuple[list[Result], float]:
-    """Validate one part: a list of record graphs (or the other graphs) with the shared graph."""
-    kind, graphs, payload = task
+def _check_part(task: tuple[str, list[str], bytes | None, bytes]) -> tuple[list[Result], float]:
+    """Validate one part: a list of record graphs (or the other graphs) with the shared graph.
+
+    ``payload``: the part's triples as N-Triples when the worker cannot read the store;
+    ``lazy``: the few triples of the plan's lazy predicates the part needs.
+    """
+    kind, graphs, payload, lazy = task
     started = time.process_time()
     engine: ShaclEngine = _WORKER["engine"]
     iris: Iris = _WORKER["iris"]
-    predicates = _WORKER["predicates"]
-    convert = _Converter()
+    plan: ReadPlan = _WORKER["plan"]
+    convert = _WORKER.setdefault("convert", _Converter())  # one term cache per worker
     data = rdflib.Graph()
+    for sub, sup in _WORKER["schema"]:  # the class hierarchy, wherever it is stated
+        data.add((URIRef(sub), _RDFS_SUBCLASS, URIRef(sup)))
     if payload is not None:
-        convert.fill(data, pyoxigraph.parse(payload, format=pyoxigraph.RdfFormat.N_TRIPLES), predicates)
+        convert.fill(data, pyoxigraph.parse(payload, format=pyoxigraph.RdfFormat.N_TRIPLES), plan)
     else:
         store: pyoxigraph.Store = _WORKER["store"]
         if _WORKER["shared"] is None:
-            _WORKER["shared"] = _shared_triples(store, iris)
-        convert.fill(data, _WORKER["shared"], predicates)
+            _WORKER["shared"] = list(_graph_quads(store, iris.shared_graph, plan))
+        convert.fill(data, _WORKER["shared"])
         for graph in graphs:
-            convert.fill(data, store.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(graph)), predicates)
-    results = engine.run(data)
+            convert.fill(data, _graph_quads(store, pyoxigraph.NamedNode(graph), plan))
+    if lazy:
+        convert.fill(data, pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES))
+    with pyshacl_shortcuts() if _WORKER.get("shortcuts", True) else nullcontext():
+        results = engine.run(data)
     return results, time.process_time() - started
+
+
+def _lazy_triples(store: GraphStore, plan: ReadPlan) -> dict[str, list[str]]:
+    """graph IRI -> N-Triples lines of the triples of the plan's lazy predicates that matter."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for predicate, query in plan.lazy:
+        for row in store.select(query):
+            found[row["g"].value].append(f"{row['s']} <{predicate}> {row['o']} .\n")
+    return found
 
 
 def _payload(store: GraphStore, graphs: Sequence[str], iris: Iris) -> bytes:
@@ -667,36 +982,87 @@ def _start_method() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+@contextmanager
+def _snapshot(store: GraphStore) -> Iterator[str | None]:
+    """A point-in-time copy of an on-disk store for the workers to read: its folder, or None.
+
+    Oxigraph calls reading a store that another handle writes to undefined
+    behaviour (and RocksDB's background compaction does delete files under a
+    read-only reader), so the workers open a checkpoint instead: hard links to the
+    store's files, made in milliseconds next to the store and removed afterwards.
+    None for an in-memory store, or when no copy can be made: the parts then travel
+    to the workers as N-Triples.
+    """
+    inner = getattr(store, "_store", None)
+    folder: Path | None = None
+    if store.path is not None and inner is not None:
+        for where in (Path(store.path).resolve().parent, None):  # next to the store: hard links
+            try:
+                folder = Path(tempfile.mkdtemp(prefix=".kg-validate-", dir=where)) / "snapshot"
+                inner.backup(str(folder))
+                break
+            except (OSError, RuntimeError, ValueError):
+                if folder is not None:
+                    shutil.rmtree(folder.parent, ignore_errors=True)
+                folder = None
+    try:
+        yield str(folder) if folder is not None else None
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder.parent, ignore_errors=True)
+
+
 def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = None,
                        with_rest: bool = True, jobs: int | None = None,
-                       per_call: int = RECORDS_PER_CALL) -> tuple[list[Result], dict[str, float]]:
-    """The record-local rules: pySHACL on each part, in ``jobs`` processes."""
+                       per_call: int = RECORDS_PER_CALL,
+                       progress: Callable[[int, int], None] | None = None) -> tuple[list[Result], dict[str, float]]:
+    """The record-local rules: pySHACL on each part, in ``jobs`` processes.
+
+    ``progress(done, total)`` is called as parts finish."""
     parts = _parts(store, iris, ids, with_rest, per_call)
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(parts)))
-    path = str(store.path) if store.path is not None else None
-    if path is not None:
-        store.flush()
-    tasks = [(kind, graphs, None if path else _payload(store, graphs, iris)) for kind, graphs in parts]
+    if jobs is None:  # a pool pays off from a few parts on (starting one costs about half a second)
+        jobs = min(os.cpu_count() or 1, len(parts) // 2 or 1)
+    jobs = max(1, min(jobs, len(parts)))
+    prepared = time.perf_counter()
+    # the class hierarchy (the ontology's) goes to every part, and widens the classes read
+    schema = [(row["sub"].value, row["sup"].value) for row in store.select(
+        f"SELECT DISTINCT ?sub ?sup WHERE {{ ?sub <{RDFS.subClassOf.value}> ?sup "
+        f"FILTER(isIRI(?sub) && isIRI(?sup)) }}")]
+    plan = _engine(iris.base)[1].with_subclasses(schema)
+    lazy = _lazy_triples(store, plan)
+    shared_lazy = lazy.get(iris.shared_graph.value, [])
     results: list[Result] = []
     cpu = 0.0
-    if jobs == 1:
-        _worker_init(path, iris.base)
-        try:
-            for task in tasks:
-                found, spent = _check_part(task)
-                results += found
-                cpu += spent
-        finally:
-            _WORKER.clear()
-    else:
-        # a process pool that breaks (instead of respawning) when a worker cannot start
-        with ProcessPoolExecutor(jobs, mp_context=_start_method(), initializer=_worker_init,
-                                 initargs=(path, iris.base)) as pool:
-            for future in as_completed([pool.submit(_check_part, task) for task in tasks]):
-                found, spent = future.result()
-                results += found
-                cpu += spent
-    return results, {"record_parts": len(parts), "jobs": jobs, "worker_cpu_s": round(cpu, 3)}
+    with _snapshot(store) as path:
+        tasks = [(kind, graphs, None if path else _payload(store, graphs, iris),
+                  "".join(shared_lazy + [t for g in graphs for t in lazy.get(g, [])]).encode("utf-8"))
+                 for kind, graphs in parts]
+        init = (path, iris.base, plan, schema)
+        prepared = time.perf_counter() - prepared
+        if jobs == 1:
+            _worker_init(*init)
+            try:
+                for done, task in enumerate(tasks, start=1):
+                    found, spent = _check_part(task)
+                    results += found
+                    cpu += spent
+                    if progress:
+                        progress(done, len(tasks))
+            finally:
+                _WORKER.clear()
+        else:
+            # a process pool that breaks (instead of respawning) when a worker cannot start
+            with ProcessPoolExecutor(jobs, mp_context=_start_method(), initializer=_worker_init,
+                                     initargs=init) as pool:
+                futures = [pool.submit(_check_part, task) for task in tasks]
+                for done, future in enumerate(as_completed(futures), start=1):
+                    found, spent = future.result()
+                    results += found
+                    cpu += spent
+                    if progress:
+                        progress(done, len(tasks))
+    return results, {"record_parts": len(parts), "jobs": jobs, "prepare_s": round(prepared, 3),
+                     "worker_cpu_s": round(cpu, 3)}
 
 
 def check_catalog_rules(store: GraphStore, iris: Iris, rules: Mapping[str, Rule]) -> list[Result]:
@@ -727,8 +1093,11 @@ def _count_relations(store: GraphStore) -> int:
 
 
 def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[str] | None = None,
-             jobs: int | None = None, per_call: int = RECORDS_PER_CALL) -> ValidationReport:
+             jobs: int | None = None, per_call: int = RECORDS_PER_CALL,
+             progress: Callable[[int, int], None] | None = None) -> ValidationReport:
     """Validate the store: record-local rules per record graph in parallel, catalog-wide rules in SPARQL.
+
+    ``progress(done, total)`` is called as record parts finish (the CLI draws it on a terminal).
 
     With ``records`` only those record graphs are checked (the relations too are
     left out), plus every catalog-wide rule.
@@ -742,7 +1111,7 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
         if missing:
             raise UsageError(f"no record {', '.join(missing[:5])} in the store")
     local, timings = check_record_parts(store, iris, ids=records, with_rest=records is None, jobs=jobs,
-                                        per_call=per_call)
+                                        per_call=per_call, progress=progress)
     timings["record_rules_s"] = round(time.perf_counter() - started, 3)
     mark = time.perf_counter()
     catalog = check_catalog_rules(store, iris, rules)
@@ -771,7 +1140,7 @@ def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[st
     local, timings = check_record_parts(store, iris, ids=again, with_rest=False, jobs=1) if again else ([], {})
     catalog = check_catalog_rules(store, iris, rules)
     return _finish(kept + local + catalog, rules, records=len(present), relations=_count_relations(store),
-                   seconds=time.perf_counter() - started, mode="incremental", scope=again, timings=timings)
+                   seconds=time.perf_counter() - started, mode="incremental", timings=timings)
 
 
 # ---------------------------------------------------------------------------
@@ -865,10 +1234,8 @@ def text_report(report: ValidationReport, *, width: int = 100, examples: int = 3
     lines: list[str] = []
     what = (f"{report.records} records" if report.scope is None
             else f"{len(report.scope)} record(s) ({', '.join(report.scope[:3])}{', ...' if len(report.scope) > 3 else ''})")
-    checked = "record rules per record graph + catalog-wide SPARQL checks" if report.mode != "monolithic" \
-        else "one pySHACL run over the whole graph"
-    lines.append(f"kg validate: {what}, {report.relations} edges; {len(report.rules)} rules "
-                 f"({checked}); {report.seconds:.1f} s")
+    lines.append(_clip(f"kg validate: {what}, {report.relations} edges, {len(report.rules)} rules; "
+                       f"{report.mode} run in {report.seconds:.1f} s", width))
     grouped = report.by_rule()
     order = sorted(grouped, key=lambda n: (SEVERITIES.index(grouped[n][0].severity), -len(grouped[n]), n))
     for name in order:
@@ -881,8 +1248,11 @@ def text_report(report: ValidationReport, *, width: int = 100, examples: int = 3
         if len(components) > 1:
             lines.append(_clip("                  by check: " + _counts(components), width))
         columns = Counter(r.column for r in found if r.column)
+        values = Counter(display_text(r.value) for r in found if r.value is not None)
         if columns:
-            lines += _wrapped("                  by column: ", _counts(columns), width, 2)
+            lines += _wrapped("                  by column: ", _counts(columns), width, 5)
+        elif values and len(values) < len(found):  # a few values repeat: say which
+            lines += _wrapped("                  by value: ", _counts(values), width, 2)
         records = sorted({r.record for r in found if r.record})
         shown = ", ".join(records[:examples]) + (f" (+{len(records) - examples} more records)"
                                                  if len(records) > examples else "")
@@ -890,8 +1260,8 @@ def text_report(report: ValidationReport, *, width: int = 100, examples: int = 3
             lines.append(_clip(f"                  e.g. {shown}", width))
     quiet = [n for n in report.rules if n not in grouped]
     lines.append("")
-    lines.append(f"{len(report.rules) - len(quiet)} of {len(report.rules)} rules reported results; "
-                 f"the other {len(quiet)} found nothing.")
+    lines.append(f"{len(report.rules) - len(quiet)} of {len(report.rules)} rules reported results, "
+                 f"the other {len(quiet)} found nothing (every result: --format json).")
     affected = len({r.record for r in report.results if r.record})
     verdict = "OK" if report.conforms else ("FAIL" if report.violations else "WARN")
     lines.append(f"{verdict}: {report.violations} violation(s), {report.warnings} warning(s), "

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_QUARANTINE, main
+from kg.errors import SourceError
 from kg.ingest import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, Iris
@@ -52,7 +53,7 @@ def base(tmp_path_factory, site_catalog, edges_file):
 def dump(path: Path) -> list[str]:
     """The store's quads as sorted N-Quads lines."""
     store = GraphStore(path)
-    text = store._store.dump(format=__import__("pyoxigraph").RdfFormat.N_QUADS).decode()
+    text = store.dump(None, "nquads").decode()
     del store
     gc.collect()
     return sorted(text.splitlines())
@@ -143,6 +144,21 @@ def test_unreadable_file_is_exit_3_one_line_and_changes_nothing(base, tmp_path, 
     assert lines == [lines[0]] and lines[0].startswith(f"kg: error: {path}: "), lines
     assert needle in lines[0]
     assert dump(store) == base["dump"]
+
+
+@pytest.mark.parametrize("name,data,needle", UNREADABLE, ids=[c[0] for c in UNREADABLE])
+def test_the_streaming_reader_refuses_the_same_files_with_the_same_line(tmp_path, name, data, needle):
+    """Large catalog files are streamed (kg.sources.scan_catalog): same refusal, same message."""
+    path = write(tmp_path, "bad.json", data)
+    messages = []
+    for stream in (False, True):
+        store = GraphStore()
+        with pytest.raises(SourceError) as err:
+            ingest_paths(store, [path], stream=stream)
+        assert len(store) == 0
+        messages.append(str(err.value))
+    assert needle in messages[0]
+    assert messages[1] == messages[0]
 
 
 def test_missing_path_and_empty_folder(base, tmp_path, capsys):

@@ -676,3 +676,14 @@ def test_memory_cap_kills_a_hungry_query_and_the_worker_comes_back(store_dir, ex
         count = PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { ?s a kg:System }"
         status, _, body = get_query(server.url + "/sparql", count, "text/csv")
         assert status == 200 and body.decode().split() == ["n", str(len(expected))]
+
+
+def test_cors_is_off_by_default_and_one_origin_when_asked(app, small_store):
+    assert "Access-Control-Allow-Origin" not in fetch(app.url + "/health")[1]
+    with pytest.raises(UsageError):
+        make_app(small_store, port=0, cors="*")
+    with make_app(small_store, port=0, workers=1, cors="https://example.org") as server:
+        headers = fetch(server.url + "/health")[1]
+        assert headers["Access-Control-Allow-Origin"] == "https://example.org"
+        status, headers, _ = fetch(server.url + "/sparql", method="OPTIONS")
+        assert status == 204 and "POST" in headers["Access-Control-Allow-Methods"]

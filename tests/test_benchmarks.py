@@ -1,0 +1,140 @@
+"""The benchmark harness at CI size: ``benchmarks/run.py --sizes 912 --repeats 1 --quick``.
+
+It runs every stage once on the 912-record full-shape catalog (the rdflib baseline on
+a subset), so the benchmark code keeps working. The checks are on the shape and
+sanity of the results, never on timings.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "benchmarks" / "run.py"
+
+
+def _load_run():
+    spec = importlib.util.spec_from_file_location("bench_run", RUN)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    run = _load_run()
+    out = tmp_path_factory.mktemp("bench")
+    argv = ["--sizes", "912", "--repeats", "1", "--quick", "--silent", "--work", str(out / "work"),
+            "--out", str(out), "--report", str(out / "REPORT.md"), "--plot", str(out / "plot.png")]
+    assert run.main(argv) == 0
+    (results_file,) = out.glob("run-*.json")
+    return run, json.loads(results_file.read_text(encoding="utf-8")), out
+
+
+def _only(results: dict, stage: str) -> dict:
+    runs = [r for r in results["runs"] if r["stage"] == stage]
+    assert len(runs) == 1, f"{stage}: {len(runs)} runs"
+    run = runs[0]
+    assert run["ok"] and run["available"], f"{stage}: {run.get('error') or run.get('note')}"
+    assert run["size"] == 912 and run["repeat"] == 0
+    return run
+
+
+def _sane(run: dict) -> None:
+    assert 0 < run["wall_s"] < 3600
+    assert run["cpu_s"] >= 0 and run["children_cpu_s"] >= 0
+    assert 20 < run["peak_rss_mb"] < 16000  # a Python process with kg loaded, well under the machine
+    noise = run["noise"]
+    assert noise["child_elapsed_s"] >= run["wall_s"] * 0.99
+    assert noise["others_cpu_share"] is None or 0 <= noise["others_cpu_share"] <= 1
+
+
+def test_the_data_is_the_912_record_catalog(quick):
+    _, results, _ = quick
+    data = results["data"]["912"]
+    assert data["records"] == 912 and data["edges"] == 528
+    assert data["catalog_bytes"] > 10_000_000  # full-shape records: ~20 KB each
+
+
+def test_every_stage_of_ours_ran_once_with_sane_numbers(quick):
+    run, results, _ = quick
+    for stage in run.OUR_STAGES:
+        _sane(_only(results, stage))
+
+
+def test_ingest_wrote_the_whole_catalog(quick):
+    _, results, _ = quick
+    ingest = _only(results, "ingest")
+    assert ingest["records"] == 912 and ingest["edges"] == 528 and ingest["quarantined"] == 0
+    assert ingest["quads"] > 912 * 900  # about a thousand quads per full-shape record
+    assert ingest["streamed"] is False  # 18 MB: read whole (files from 64 MiB are streamed)
+    assert ingest["store_bytes"] > 0
+
+
+def test_validation_and_the_incremental_run(quick):
+    _, results, _ = quick
+    full = _only(results, "validate-full")
+    assert full["records"] == 912 and full["results"] >= 0
+    assert _only(results, "reingest-100")["records"] == 100
+    incremental = _only(results, "validate-incremental")
+    assert incremental["records"] == 100
+
+
+def test_every_export_format_wrote_bytes(quick):
+    run, results, _ = quick
+    sizes = {fmt: _only(results, f"export-{fmt}")["bytes"] for fmt in run.EXPORT_FORMATS}
+    assert all(size > 1_000_000 for size in sizes.values()), sizes
+    assert sizes["turtle"] < sizes["nquads"]  # prefixes and grouping
+
+
+def test_every_named_query_has_an_answer(quick):
+    _, results, _ = quick
+    from kg.queries import available
+
+    queries = _only(results, "queries")
+    per_query = queries["per_query"]
+    assert sorted(per_query) == available()
+    answered = {name: q for name, q in per_query.items() if "cold_s" in q}
+    assert len(answered) >= 0.8 * len(per_query)
+    assert all(q["rows"] >= 0 and q["cold_s"] > 0 and q["warm_median_s"] is not None for q in answered.values())
+    assert answered["info"]["rows"] > 0
+    assert queries["wall_s"] == pytest.approx(sum(q["cold_s"] for q in answered.values()))
+
+
+def test_analyse_scored_the_systems(quick):
+    _, results, _ = quick
+    analyse = _only(results, "analyse")
+    assert analyse["nodes"] == 912 and analyse["edges"] > 0
+
+
+def test_baselines_ran(quick):
+    _, results, _ = quick
+    ingest = _only(results, "ingest")
+    floor = _only(results, "floor-ntriples")
+    _sane(floor)
+    # the floor writes the records' and the relations' triples; the store also holds the
+    # ontology, the catalog header and the dataset description
+    assert 0.9 * ingest["quads"] < floor["triples"] <= ingest["quads"]
+    for stage in ("rdflib-ingest", "rdflib-validate", "rdflib-exports", "rdflib-queries"):
+        run = _only(results, stage)
+        _sane(run)
+        assert run["limit"] == 60  # --quick: the rdflib pipeline on a subset
+    assert _only(results, "rdflib-ingest")["quads"] > 60 * 900
+    assert all("bytes" in got or "timeout_s" in got for got in _only(results, "rdflib-exports")["formats"].values())
+
+
+def test_the_report_and_plot_are_written(quick):
+    run, results, out = quick
+    report = (out / "REPORT.md").read_text(encoding="utf-8")
+    for stage in run.OUR_STAGES:
+        assert f"| {stage} |" in report
+    assert "## Floors" in report and "## Reproduce" in report
+    assert (out / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a subset run decides no floor
+    assert all(check["holds"] is None for check in run.floors(results))

@@ -1,0 +1,233 @@
+"""``kg serve`` seen through a real browser: headless Chromium renders the pages.
+
+``kg serve`` runs as a user starts it (a process, a free loopback port) over a store
+of the bundled catalog. Chromium loads a system page, the query page and a results
+page, takes a screenshot of each and dumps the DOM it rendered; the DOM must hold
+the system's name, its cells and the systems at the other end of its edges, all
+computed here from the JSON files. Set ``KG_SCREENSHOTS=DIR`` to keep the
+screenshots for a look.
+
+Needs Chromium (Debian: ``apt-get install -y --no-install-recommends chromium``); the
+tests are skipped where there is none (CI installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from kg.ingest import ingest_paths
+from kg.sources import bundled_paths
+from kg.store import GraphStore
+
+CHROMIUM = os.environ.get("KG_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: apt-get install -y chromium")
+WIDTH, HEIGHT = 1280, 2000
+
+
+class Page(HTMLParser):
+    """The text of a rendered page: the h1, the table rows (td cells) under each h2, link texts,
+    form fields."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__()
+        self.h1 = ""
+        self.title = ""
+        self.sections: dict[str, list[list[str]]] = {}
+        self.links: list[tuple[str, str]] = []
+        self.fields: list[tuple[str, str]] = []
+        self.textarea = ""
+        self._heading: str | None = None
+        self._in: str | None = None
+        self._text: list[str] = []
+        self._row: list[str] | None = None
+        self._href: str | None = None
+        self._link_text: list[str] = []
+        self.feed(markup)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("h1", "h2", "td", "th", "title", "textarea"):
+            self._in, self._text = tag, []
+        if tag == "tr":
+            self._row = []
+        if tag == "a":
+            self._href, self._link_text = attrs.get("href"), []
+        if tag in ("textarea", "select", "input", "button") and attrs.get("name"):
+            self.fields.append((tag, attrs["name"]))
+
+    def handle_endtag(self, tag):
+        text = " ".join("".join(self._text).split())
+        if tag == self._in:
+            if tag == "h1":
+                self.h1 = text
+            elif tag == "title":
+                self.title = text
+            elif tag == "textarea":
+                self.textarea = "".join(self._text)
+            elif tag == "h2":
+                self._heading = text
+                self.sections[text] = []
+            elif tag == "td" and self._row is not None:  # header cells (th) are left out
+                self._row.append(text)
+            self._in = None
+        if tag == "tr" and self._row is not None:
+            if self._row:  # rows before any h2 (a results page) go under ""
+                self.sections.setdefault(self._heading or "", []).append(self._row)
+            self._row = None
+        if tag == "a" and self._href is not None:
+            self.links.append((self._href, " ".join("".join(self._link_text).split())))
+            self._href = None
+
+    def handle_data(self, data):
+        if self._in:
+            self._text.append(data)
+        if self._href is not None:
+            self._link_text.append(data)
+
+
+def chromium(url: str, profile: Path, *, screenshot: Path | None = None) -> str:
+    """The DOM Chromium rendered for ``url`` (and a screenshot, when asked)."""
+    args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
+            f"--window-size={WIDTH},{HEIGHT}"]
+    if screenshot is not None:
+        done = subprocess.run(args + [f"--screenshot={screenshot}", url], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0 and screenshot.is_file(), done.stderr[-2000:]
+    done = subprocess.run(args + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "<html" in done.stdout, done.stderr[-2000:]
+    return done.stdout
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def keep(screenshot: Path) -> None:
+    folder = os.environ.get("KG_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(screenshot, Path(folder) / screenshot.name)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``kg serve`` over a store of the bundled catalog, on a free loopback port."""
+    folder = tmp_path_factory.mktemp("browser")
+    store = GraphStore(folder / "kg-store")
+    assert not ingest_paths(store, bundled_paths()).quarantined
+    store.flush()
+    del store
+    process = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--store", str(folder / "kg-store"),
+                                "--port", "0", "--workers", "2", "--quiet"], stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        match = re.search(r"query page (http://127\.0\.0\.1:\d+)/ ", line)
+        assert match, line
+        yield match.group(1), folder
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)
+
+
+def pick(which: str, edges_file, seed_record) -> str:
+    """busiest: the record with the most edges; both: the most edges both ways (min of out
+    and in); seed: the seed record (the other input shape, no edges)."""
+    if which == "seed":
+        return seed_record["id"]
+    out, into = Counter(e["source"] for e in edges_file["edges"]), Counter(e["target"] for e in edges_file["edges"])
+    if which == "busiest":
+        return max(out | into, key=lambda k: (out[k] + into[k], k))
+    return max(out, key=lambda k: (min(out[k], into[k]), out[k] + into[k], k))
+
+
+@pytest.mark.parametrize("which", ["busiest", "both", "seed"])
+def test_system_page_in_a_browser(server, which, edges_file, expected_records, seed_record):
+    url, folder = server
+    system = pick(which, edges_file, seed_record)
+    record = expected_records[system]
+    shot = folder / f"system-{which}.png"
+    page = Page(chromium(f"{url}/id/system/{system}", folder / "profile", screenshot=shot))
+    keep(shot)
+    assert png_size(shot) == (WIDTH, HEIGHT) and shot.stat().st_size > 50_000
+
+    assert page.h1 == record["name"]
+    assert page.title.startswith(record["name"])
+    facts = {row[0]: row[1] for row in page.sections["Facts"] if len(row) == 2}
+    assert facts["dcterms:identifier"] == system
+    assert facts["tier"].split()[0] == str(record["tier"])
+
+    # every cell, with its value and status, as the JSON has them
+    cells = {row[0]: row for row in page.sections[f"Cells ({len(record['cells'])})"]}
+    assert set(cells) == set(record["cells"])
+    for slug, cell in record["cells"].items():
+        shown = cells[slug]
+        if isinstance(cell.get("value"), str):
+            assert shown[1] == " ".join(cell["value"].split()), slug
+        assert shown[2] == (cell.get("status") or ""), slug
+        assert shown[3] == (cell.get("tier") or ""), slug
+
+    # the systems at the other end of its edges, by name, per edge type
+    def other_names(direction: str) -> Counter:
+        this, other = ("source", "target") if direction == "outgoing" else ("target", "source")
+        return Counter((e["type"], expected_records[e[other]]["name"] if e[other] in expected_records else e[other])
+                       for e in edges_file["edges"] if e[this] == system)
+
+    for direction, heading in (("outgoing", "Outgoing edges"), ("incoming", "Incoming edges")):
+        expected = other_names(direction)
+        title = f"{heading} ({sum(expected.values())})"
+        if not expected:
+            assert not page.sections.get(title)
+            continue
+        rows = page.sections[title]
+        assert Counter((row[0], row[1]) for row in rows) == expected
+    if which != "seed":  # pages with real edge tables to look at
+        assert sum(other_names("incoming").values()) >= 10
+    if which == "both":
+        assert sum(other_names("outgoing").values()) >= 3
+
+
+def test_query_page_in_a_browser(server):
+    url, folder = server
+    shot = folder / "query-page.png"
+    page = Page(chromium(url + "/", folder / "profile", screenshot=shot))
+    keep(shot)
+    assert png_size(shot) == (WIDTH, HEIGHT)
+    assert page.h1 == "SPARQL query"
+    assert ("textarea", "query") in page.fields and ("select", "format") in page.fields
+    assert "SELECT" in page.textarea
+    examples = [href for href, _ in page.links if href.startswith("/?example=")]
+    from kg.queries import available
+
+    assert {href.split("=", 1)[1] for href in examples} == set(available())
+
+
+def test_results_page_in_a_browser(server, expected_records):
+    url, folder = server
+    query = """PREFIX kg: <https://w3id.org/agent-landscape/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX schema: <https://schema.org/>
+SELECT ?id ?name WHERE { ?system a kg:System ; dcterms:identifier ?id ; schema:name ?name ; kg:tier 5 }
+ORDER BY ?id"""
+    shot = folder / "results.png"
+    page = Page(chromium(f"{url}/sparql?{urlencode({'query': query, 'format': 'html'})}", folder / "profile",
+                         screenshot=shot))
+    keep(shot)
+    expected = sorted((rid, r["name"]) for rid, r in expected_records.items() if int(r["tier"]) == 5)
+    assert len(expected) == 13
+    assert page.h1 == "Results"
+    assert [tuple(row) for row in page.sections[""]] == expected

@@ -1,0 +1,197 @@
+"""The README's session runs, and prints what the README shows.
+
+Every ``$ ...`` line of the README's ``console`` blocks runs in order, in a fresh
+folder (``examples/`` linked in, as in a checkout), with ``kg`` and ``python`` being
+this checkout's code and interpreter. A command must exit with the status the README
+gives it (0 unless its comment says ``# exit N``), and every output line the README
+shows must appear in what it printed, in the same order; a ``...`` line stands for
+lines left out. Durations (``2.30 s``), the number of server workers and the
+betweenness backend may differ. ``kg serve ... &`` starts the server in the background
+on a free port (the README's port 8000 is rewritten) until the block ends.
+
+Then the README's Python example (the ``pycon`` block) runs as a doctest in the same
+folder, on the store the session built.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+SETUP = ["pip install -e . && kg build", "pip install -e '.[test]' && python -m pytest -q"]
+
+
+@dataclass
+class Step:
+    command: str
+    status: int = 0
+    expected: list[str] = field(default_factory=list)
+    background: bool = False
+
+
+def blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+
+
+def steps(block: str) -> list[Step]:
+    found: list[Step] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            command, _, comment = line[2:].partition("  #")
+            command = command.strip()
+            status = re.search(r"\bexit (\d+)", comment)
+            background = command.endswith("&")
+            found.append(Step(command.rstrip("&").strip(), int(status.group(1)) if status else 0,
+                              background=background))
+        elif found:
+            found[-1].expected.append(line.rstrip())
+    return found
+
+
+def pattern(line: str) -> re.Pattern:
+    """An expected output line as a regex: durations, worker counts and the backend may vary."""
+    text = re.escape(line)
+    text = re.sub(r"\d+(?:\\\.\d+)?\\ s\b", r"[\\d.]+\\ s", text)
+    text = text.replace(r"\(2\ workers", r"\(\d+\ workers")
+    text = re.sub(r"\\\((?:igraph|networkx)\\\)", r"\\((?:igraph|networkx)\\)", text)
+    return re.compile(text + r"\s*")
+
+
+def check_output(step: Step, printed: str) -> None:
+    lines = [line.rstrip() for line in printed.splitlines()]
+    position = 0
+    for expected in step.expected:
+        if expected in ("...", ""):
+            continue
+        wanted = pattern(expected)
+        for index in range(position, len(lines)):
+            if wanted.fullmatch(lines[index]):
+                position = index + 1
+                break
+        else:
+            raise AssertionError(f"$ {step.command}\nREADME shows a line that was not printed (or not in this order):\n"
+                                 f"  {expected}\nprinted:\n{printed[-6000:]}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def session_dir(tmp_path_factory) -> Path:
+    """A fresh folder with examples/ linked in, and bin/kg and bin/python for this checkout."""
+    folder = tmp_path_factory.mktemp("readme")
+    (folder / "examples").symlink_to(ROOT / "examples")
+    bin_dir = folder / "bin"
+    bin_dir.mkdir()
+    for name, target in (("kg", f'exec "{sys.executable}" -m kg.cli "$@"'), ("python", f'exec "{sys.executable}" "$@"')):
+        script = bin_dir / name
+        script.write_text(f"#!/bin/sh\n{target}\n", encoding="utf-8")
+        script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return folder
+
+
+def environment(folder: Path) -> dict:
+    env = {**os.environ, "PATH": f"{folder / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+           "PYTHONPATH": str(ROOT) + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")}
+    for name in ("KG_STORE", "KG_BASE", "NO_COLOR"):
+        env.pop(name, None)
+    return env
+
+
+def test_the_setup_commands_are_the_two_promised(readme):
+    setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    assert [line.strip() for line in setup.splitlines() if line.startswith("    ")] == SETUP
+
+
+def test_the_session_shows_each_verb(readme):
+    commands = [s.command for block in blocks(readme, "console") for s in steps(block)]
+    for verb in ("build", "validate", "query", "analyze", "serve"):
+        assert any(c.startswith(f"kg {verb}") for c in commands), verb
+    assert sum(c.startswith("kg query") for c in commands) >= 2
+    assert any(c.startswith("python examples/") for c in commands)
+    assert any(c.startswith("curl ") for c in commands)
+
+
+def test_the_readme_session_runs(readme, session_dir):
+    env = environment(session_dir)
+    ran = 0
+    for block in blocks(readme, "console"):
+        port = str(free_port())
+        server = None
+        try:
+            for step in steps(block):
+                step.command = step.command.replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+                step.expected = [line.replace("127.0.0.1:8000", f"127.0.0.1:{port}") for line in step.expected]
+                if step.background:
+                    assert step.command.startswith("kg serve"), f"only kg serve runs in the background: {step.command}"
+                    server = subprocess.Popen(f"{step.command} --port {port}", shell=True, cwd=session_dir, env=env,
+                                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                              start_new_session=True)
+                    started = [server.stdout.readline(), server.stdout.readline()]
+                    check_output(step, "".join(started))
+                    ran += 1
+                    continue
+                done = subprocess.run(step.command, shell=True, cwd=session_dir, env=env, capture_output=True,
+                                      text=True, timeout=900)
+                printed = done.stdout + done.stderr
+                assert done.returncode == step.status, (
+                    f"$ {step.command}\nexited {done.returncode}, the README says {step.status}\n{printed[-6000:]}")
+                assert "Traceback" not in printed, printed[-6000:]
+                check_output(step, printed)
+                ran += 1
+        finally:
+            if server is not None:
+                os.killpg(server.pid, signal.SIGTERM)
+                rest = server.communicate(timeout=60)[0]
+                assert "kg serve: stopped" in rest, rest[-3000:]
+    assert ran >= 8
+    assert (session_dir / "kg-store").is_dir() and (session_dir / "protocol-adoption.png").is_file()
+
+
+def test_the_python_example_runs(readme, session_dir):
+    """Runs after the session (tests in a module run in order): the store is there."""
+    (example,) = blocks(readme, "pycon")
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(example, {}, "README.md (Python API)", str(README), 0)
+    output: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    cwd = os.getcwd()
+    os.chdir(session_dir)
+    try:
+        result = runner.run(test, out=output.append)
+    finally:
+        os.chdir(cwd)
+    assert result.failed == 0, "".join(output)
+    assert result.attempted >= 6
+    assert (session_dir / "landscape.ttl").stat().st_size > 1_000_000
+
+
+def test_the_comparison_notices_a_wrong_line():
+    step = Step("kg info", expected=["triples  201827", "...", "Vendor  580"])
+    check_output(step, "triples  201827\nCell  19238\nVendor  580\n")
+    with pytest.raises(AssertionError):
+        check_output(step, "triples  201828\nVendor  580\n")
+    with pytest.raises(AssertionError):  # order matters
+        check_output(step, "Vendor  580\ntriples  201827\n")
+    assert pattern("done in 27.19 s; store at kg-store").fullmatch("done in 3.5 s; store at kg-store")
+    assert not pattern("done in 27.19 s; store at kg-store").fullmatch("done in 3.5 s; store at elsewhere")

@@ -1,0 +1,210 @@
+"""Streaming a large bulk catalog: the same checks and the same graph as reading it whole."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+import kg.sources as sources
+from kg.errors import InputRejected, SourceError
+from kg.sources import CatalogStream, read_inputs, read_text, scan_catalog
+from kg.store import GraphStore
+
+ingest = importlib.import_module("kg.ingest")  # kg.ingest is also a function of the package
+
+DOCUMENTS = [
+    '{"schemaVersion": "1", "records": [{"id": "a"}, {"id": "b", "x": [1, 2.5e3, -7, true, null]}], "tail": {"k": 1}}',
+    '{"records": []}',
+    '{"records": [ ] , "a" : 1 }',
+    '{\n"records": [\n{"id": "a"},\n{"id": "b",\n"x": 1,,}\n]}',
+    '{"records": [}',
+    '{"records": [1,]}',
+    '{"records": [1 2]}',
+    '{"records": [1], }',
+    '{"records": [1] "a": 2}',
+    '{"records": 3}',
+    '{"a": 1, "a": 2, "records": []}',
+    '{"records": [{"id": "a", "id": "b"}]}',
+    '{"records": [NaN]}',
+    '{"records": [1e999]}',
+    '{"records": [1' + "0" * 5000 + ']}',
+    '{"records": ["abc\x01"]}',
+    '{"records": ["\\u12"]}',
+    '{"records": [' + "[" * 62 + "]" * 62 + "]}",
+    '{"records": [' + "[" * 63 + "]" * 63 + "]}",
+    '{"h": ' + "[" * 63 + "]" * 63 + ', "records": []}',
+    '{"h": ' + "[" * 64 + "]" * 64 + ', "records": []}',
+    '{"records": [' + "[" * 3000 + "]" * 3000 + "]}",
+    '{"records": [{"id": "a"}], "edges": [{"source": "a"}], "edgesHeader": {"v": 1}}',
+    '{"records": [], "edges": 3}',
+    '{"records": [{"id": "\u00e9\u20ac\U0001F600", "n": 123456789012345678901234567890}]}',
+    '{"records": [1',
+    '{"records": ["abc',
+    '{"records": [12',
+    '{"records": [' + ",".join(f'{{"id": "r{i}", "t": "{"x" * (i % 97)}"}}' for i in range(300)) + "]}",
+    '{"records": [' + ",".join("12345" for _ in range(2000)) + "]}",
+]
+
+
+def _whole(text: str):
+    try:
+        batch = read_text(text, "f.json")
+    except SourceError as err:
+        return ("error", str(err))
+    companion = batch.companion and (batch.companion.kind, batch.companion.items, batch.companion.header)
+    return ("ok", batch.kind, batch.header, batch.items, companion)
+
+
+def _streamed(path: Path):
+    try:
+        stream = scan_catalog(path, "f.json")
+    except SourceError as err:
+        return ("error", str(err))
+    if stream is None:
+        return None
+    companion = stream.companion and (stream.companion.kind, stream.companion.items, stream.companion.header)
+    return ("ok", stream.kind, stream.header, list(stream.items), companion)
+
+
+@pytest.mark.parametrize("window", [1, 3, 64, 1 << 20])
+def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, window):
+    """Every document: the same items and header, or the same error message (line and column
+    in the whole file), whatever the window size."""
+    monkeypatch.setattr(sources, "_READ_BYTES", window)
+    compared = 0
+    for number, text in enumerate(DOCUMENTS):
+        path = tmp_path / f"doc{number}.json"
+        path.write_text(text, encoding="utf-8")
+        got = _streamed(path)
+        if got is None:  # not one object with a records list: read whole, as before
+            assert _whole(text)[0] == "error" or _whole(text)[1] != "catalog"
+            continue
+        assert got == _whole(text), text[:60]
+        compared += 1
+    assert compared >= len(DOCUMENTS) - 3
+
+
+@pytest.mark.parametrize("data,needle", [
+    (b'{"records": ["\xff"]}', "not valid UTF-8 (byte 14, line 1"),
+    (b'{"records": [\n"ok",\n"\xc3"]}', "not valid UTF-8 (byte 21, line 3"),
+    ('{"records": []}'.encode("utf-16"), "UTF-16"),
+    (b'{"records": [1, 2\x00]}', "NUL bytes"),
+])
+def test_bad_bytes_give_the_whole_file_readers_message(tmp_path, monkeypatch, data, needle):
+    monkeypatch.setattr(sources, "_READ_BYTES", 5)
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    with pytest.raises(SourceError) as streamed:
+        scan_catalog(path)
+    with pytest.raises(SourceError) as whole:
+        list(sources.read_paths([str(path)]))
+    assert needle in str(streamed.value) and str(streamed.value) == str(whole.value)
+
+
+def test_utf8_byte_order_mark_is_dropped(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b'\xef\xbb\xbf{"records": [{"id": "a"}]}')
+    assert list(scan_catalog(path).items) == [{"id": "a"}]
+
+
+def test_other_shapes_are_left_to_the_whole_file_reader(tmp_path, site_catalog, seed_record, edges_file):
+    for name, doc in (("seed.json", seed_record), ("edges.json", edges_file)):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    (tmp_path / "lines.jsonl").write_text("\n".join(json.dumps(r) for r in site_catalog["records"][:3]) + "\n")
+    for name in ("seed.json", "edges.json", "lines.jsonl"):
+        assert scan_catalog(tmp_path / name) is None
+    kinds = [type(item).__name__ for item in read_inputs([str(tmp_path)], stream_min_bytes=0)]
+    assert kinds == ["Batch", "Batch", "Batch"]
+
+
+def test_a_file_changed_between_the_readings_is_refused(tmp_path):
+    path = tmp_path / "cat.json"
+    path.write_text('{"records": [{"id": "a"}]}', encoding="utf-8")
+    stream = scan_catalog(path)
+    path.write_text('{"records": [{"id": "a"}, {"id": "b"}]}', encoding="utf-8")
+    with pytest.raises(SourceError, match="changed while it was being read"):
+        list(stream.items)
+
+
+def _quads(store: GraphStore) -> list[str]:
+    return sorted(str(q) for q in store.quads())
+
+
+def _summary(report) -> tuple:
+    return (report.records, report.edges, report.quads_written, sorted(report.superseded),
+            sorted(str(e) for e in report.quarantined), sorted(str(w) for w in report.warnings))
+
+
+def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest():
+    """The seed record (a later file) supersedes its site version in both."""
+    paths = sources.bundled_paths()
+    whole, streamed = GraphStore(), GraphStore()
+    first = ingest.ingest_paths(whole, paths, stream=False)
+    second = ingest.ingest_paths(streamed, paths, stream=True)
+    assert _summary(first) == _summary(second)
+    assert first.superseded == ["smolagents-memory--huggingface-co"]
+    assert _quads(whole) == _quads(streamed)
+
+
+def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, monkeypatch, site_catalog,
+                                                                    seed_record, edges_file):
+    """Small chunks, so a superseded record is written before its new version arrives."""
+    monkeypatch.setattr(ingest, "BATCH_SIZE", 7)
+    records = [dict(r) for r in site_catalog["records"][:40]]
+    records[3] = {"id": "Bad Id", "name": "x"}                   # quarantined
+    records[5] = {**records[4], "name": "same id, same file"}     # duplicate in one file
+    later = {**records[10], "name": "a later version"}            # supersedes records[10]
+    catalog = {**{k: v for k, v in site_catalog.items() if k != "records"}, "records": records,
+               "edges": edges_file["edges"][:30], "edgesHeader": {"schemaVersion": "1"}}
+    (tmp_path / "a.json").write_text(json.dumps(catalog), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps([later, seed_record]), encoding="utf-8")
+    paths = [str(tmp_path / "a.json"), str(tmp_path / "b.json")]
+    whole, streamed = GraphStore(), GraphStore()
+    first = ingest.ingest_paths(whole, paths, stream=False)
+    second = ingest.ingest_paths(streamed, paths, stream=True)
+    # the superseded version was written (then replaced): more quads written, the same graph
+    assert _summary(first)[:2] + _summary(first)[3:] == _summary(second)[:2] + _summary(second)[3:]
+    assert second.quads_written > first.quads_written
+    assert len(first.quarantined) == 2 and first.superseded == [records[10]["id"]]
+    assert _quads(whole) == _quads(streamed)
+    names = [row["n"].value for row in streamed.select(
+        "SELECT ?n WHERE { ?s <http://purl.org/dc/terms/identifier> ?id ; <https://schema.org/name> ?n }",
+        {"id": __import__("pyoxigraph").Literal(records[10]["id"])})]
+    assert names == ["a later version"]
+
+
+def test_strict_streamed_ingest_writes_nothing_when_a_record_is_bad(tmp_path, site_catalog):
+    records = site_catalog["records"][:20] + [{"id": "Bad Id"}]
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps({"records": records}), encoding="utf-8")
+    store = GraphStore()
+    with pytest.raises(InputRejected):
+        ingest.ingest_paths(store, [str(path)], strict=True, stream=True)
+    assert len(store) == 0
+
+
+def test_an_unreadable_streamed_file_changes_nothing(tmp_path, site_catalog):
+    text = json.dumps(site_catalog)
+    path = tmp_path / "cat.json"
+    path.write_text(text[:-50] + "}" + text[-50:], encoding="utf-8")  # broken near the end
+    store = GraphStore()
+    with pytest.raises(SourceError, match="invalid JSON at line 1"):
+        ingest.ingest_paths(store, [str(path)], stream=True)
+    assert len(store) == 0
+
+
+def test_large_catalog_files_are_streamed_by_default(tmp_path, monkeypatch, site_catalog):
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps(site_catalog), encoding="utf-8")
+    used = []
+    real = ingest.ingest_inputs
+    monkeypatch.setattr(ingest, "ingest_inputs", lambda *a, **k: used.append(a[1]) or real(*a, **k))
+    monkeypatch.setattr(ingest, "STREAM_MIN_BYTES", path.stat().st_size + 1)
+    ingest.ingest_paths(GraphStore(), [str(path)])
+    assert used == []
+    monkeypatch.setattr(ingest, "STREAM_MIN_BYTES", path.stat().st_size)
+    report = ingest.ingest_paths(GraphStore(), [str(path)])
+    assert [type(i) for i in used[0]] == [CatalogStream] and report.records == 912
