@@ -262,10 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:32} {row['rows']:5} rows  disk {row['disk_median']:8.1f} ms  memory {row['mem_median']:7.1f} ms"
               f"  rdflib {rd_text}  {({True: 'same', False: 'DIFFERENT', None: '?'})[same]}", file=sys.stderr)
     engine.close()
+    quads = len(store)
     del store, memory
     shutil.rmtree(work, ignore_errors=True)
 
-    report = render(rows, args, ingest_s, rdflib_load_s, len(store))
+    report = render(rows, args, ingest_s, rdflib_load_s, quads)
     if args.out != "-":
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(report, encoding="utf-8")
