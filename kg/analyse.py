@@ -250,6 +250,7 @@ def protocol_graph(store: GraphStore, modes: Iterable[str] = SUPPORTING_MODES, *
             protocol = row["protocol"].value
             links.append((by_iri.get(row["system"].value, ""), protocol,
                           _text(row, "protocolName") or protocol, {"mode": mode}))
+    links.sort(key=lambda link: link[:2])  # the query leaves the order free
     return _bipartite(snapshot, links, "protocol")
 
 

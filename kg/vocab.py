@@ -188,13 +188,21 @@ def slug(text: str) -> str:
     'n-a'
     """
     readable = _NOT_SLUG.sub("-", text.lower()).strip("-")
-    return readable or "_" + quote(text, safe="")
+    return readable or "_" + segment(text)
 
 
 @lru_cache(maxsize=4096)
 def segment(text: str) -> str:
-    """A path segment that keeps ``text`` exactly (percent-encoded), for keys and column slugs."""
-    return quote(text, safe="")
+    """A path segment that keeps ``text`` exactly (percent-encoded), for keys and column slugs.
+
+    A final dot is encoded too: Turtle writes it as ``\\.`` at the end of a prefixed
+    name, which rdflib's parser (and others) cannot read back.
+
+    >>> segment("a/b c.")
+    'a%2Fb%20c%2E'
+    """
+    quoted = quote(text, safe="")
+    return quoted[:-1] + "%2E" if quoted.endswith(".") else quoted
 
 
 class Iris:

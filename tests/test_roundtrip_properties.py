@@ -404,6 +404,8 @@ def test_every_export_of_a_nasty_fixed_catalog_reparses(exact_rdflib_literals):
         "value": "\\u0000 not an escape; tab\t; CR\r; U+2028\u2028", "citation": "javascript:alert(1)",
         "status": "made-up", "tier": "T9", "reviewer": {"nested": ["\x00", None, True, 1.5e300]}}
     record["@context"] = "http://127.0.0.1:9/ctx"
+    record["key ending in a dot."] = None  # a prefixed name may not end in "."
+    record["taxonomy"]["axis."] = [{"value": ".", "primary": True, "reason": None}]
     record["url"] = "https://example.org/a?b=<c>&d=\"e\""
     site = copy.deepcopy(SITE["records"][0])
     site["cells"]["desc"]["value"] = "\ufeff" + "é" * 3 + "\U0010ffff"
