@@ -59,8 +59,9 @@ def records_and_edges(catalog: str | Path, edges_file: str | Path, limit: int | 
 
 
 def kg_quads(catalog: str | Path, edges_file: str | Path, limit: int | None = None) -> Iterator[Any]:
-    """Every quad kg writes for the records and the edges: record graphs, shared
-    descriptions, relations (pyoxigraph terms), one record at a time."""
+    """The quads kg's ingest writes, one record at a time (pyoxigraph terms): record
+    graphs, shared descriptions, relations and the ontology graph; all but the catalog
+    header and the dataset description (a few dozen triples kg derives from its store)."""
     from kg.mapping import record_quads, relation_quads
     from kg.vocab import Iris
 
@@ -73,6 +74,13 @@ def kg_quads(catalog: str | Path, edges_file: str | Path, limit: int | None = No
         yield from shared
     for position, edge in enumerate(edges):
         yield from relation_quads(edge, position, iris)
+    yield from _module("kg.ingest").ontology_quads(iris)  # queries read labels and notations from it
+
+
+def _module(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(name)  # kg.ingest and kg.validate are also functions of kg
 
 
 def write_ntriples(quads: Iterable[Any], path: str | Path) -> int:
@@ -188,9 +196,7 @@ def query_rows(dataset: Any, text: str, limit: int | None = None) -> int:
 
 def validate(graph: Any) -> Any:
     """Stock pySHACL once over the whole graph with every shape (kg.validate's reference run)."""
-    import importlib
-
-    return importlib.import_module("kg.validate").validate_monolithic(graph)
+    return _module("kg.validate").validate_monolithic(graph)
 
 
 def main(argv: list[str] | None = None) -> int:
