@@ -8,8 +8,10 @@ header comment where the format has comments).
 
 from __future__ import annotations
 
+import io
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 import pyoxigraph
@@ -44,16 +46,19 @@ def _attribution_comment() -> bytes:
     return (f"# {ATTRIBUTION}\n# Graph built by kg from the catalog data; data licence CC-BY-4.0.\n").encode()
 
 
-def union_triples(store: GraphStore) -> list[Triple]:
-    """Every distinct triple of every named graph, in the store's order (the same
-    content always gives the same order; sorting by text cost most of the export)."""
-    return list(dict.fromkeys(q.triple for q in store.quads()))
+def union_triples(store: GraphStore) -> Iterator[Triple]:
+    """Every distinct triple of every named graph, in the store's (stable) order.
+
+    The engine removes duplicates while it streams (a CONSTRUCT result is a set), so
+    memory holds encoded terms, not a Python object per triple.
+    """
+    return iter(store.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", union=False))
 
 
 def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris) -> None:
     """Write the graph in an RDF format (see ``RDF_FORMATS``)."""
     if fmt == "jsonld":
-        output.write(jsonld_bytes(store, iris))
+        write_jsonld(store, output, iris)
         return
     output.write(_attribution_comment())
     if FORMATS[fmt].supports_datasets:
@@ -66,30 +71,57 @@ def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris) -> No
 # Catalog JSON
 
 
-def catalog_json(store: GraphStore, iris: Iris) -> dict[str, Any]:
-    """The catalog rebuilt from the graph: header, records (in id order) and edges."""
+def _catalog_head(store: GraphStore, iris: Iris) -> dict[str, Any]:
     header = header_from_quads(store.quads(iris.catalog_graph), iris.catalog_source) or {}
+    head: dict[str, Any] = dict(header)
+    head.setdefault("license", "CC-BY-4.0")
+    head.setdefault("attribution", ATTRIBUTION)
+    return head
+
+
+def catalog_records(store: GraphStore, iris: Iris) -> Iterator[dict[str, Any]]:
+    """The records rebuilt from their named graphs, one at a time, in id order."""
     prefix = iris.record_graph_prefix()
-    records = []
     for graph in store.named_graphs():
         if graph.value.startswith(prefix):
             record_id = graph.value[len(prefix):]
-            records.append(record_to_json(record_from_quads(store.quads(graph), iris, record_id)))
+            yield record_to_json(record_from_quads(store.quads(graph), iris, record_id))
+
+
+def _catalog_edges(store: GraphStore, iris: Iris) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     edges = [edge_to_json(e) for e in edges_from_quads(store.quads(iris.edges_graph), iris)]
-    edges_header = header_from_quads(store.quads(iris.edges_graph), iris.edges_source) or {}
-    out: dict[str, Any] = dict(header)
-    out.setdefault("license", "CC-BY-4.0")
-    out.setdefault("attribution", ATTRIBUTION)
-    out["records"] = records
-    out["edges"] = edges
+    return edges, header_from_quads(store.quads(iris.edges_graph), iris.edges_source) or {}
+
+
+def catalog_json(store: GraphStore, iris: Iris) -> dict[str, Any]:
+    """The catalog rebuilt from the graph: header, records (in id order) and edges."""
+    out = _catalog_head(store, iris)
+    out["records"] = list(catalog_records(store, iris))
+    out["edges"], edges_header = _catalog_edges(store, iris)
     if edges_header:
         out["edgesHeader"] = edges_header
     return out
 
 
 def export_catalog_json(store: GraphStore, output: IO[bytes], iris: Iris) -> None:
-    output.write(json.dumps(catalog_json(store, iris), ensure_ascii=False, indent=1).encode())
-    output.write(b"\n")
+    """``catalog_json`` written as it is rebuilt, a record per line (memory: one record)."""
+    def dump(value: Any) -> bytes:
+        return json.dumps(value, ensure_ascii=False).encode()
+
+    output.write(b"{")
+    for key, value in _catalog_head(store, iris).items():
+        output.write(b"\n" + dump(key) + b": " + dump(value) + b",")
+    output.write(b'\n"records": [')
+    for i, record in enumerate(catalog_records(store, iris)):
+        output.write((b",\n" if i else b"\n") + dump(record))
+    edges, edges_header = _catalog_edges(store, iris)
+    output.write(b'\n],\n"edges": [')
+    for i, edge in enumerate(edges):
+        output.write((b",\n" if i else b"\n") + dump(edge))
+    output.write(b"\n]")
+    if edges_header:
+        output.write(b',\n"edgesHeader": ' + dump(edges_header))
+    output.write(b"\n}\n")
 
 
 def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = None) -> None:
@@ -127,8 +159,8 @@ def _compact(iri: str, pairs: list[tuple[str, str]]) -> str:
     return iri
 
 
-def jsonld_bytes(store: GraphStore, iris: Iris) -> bytes:
-    """The dataset as compact JSON-LD: inline context (never a remote one), one entry per graph."""
+def _jsonld_names(iris: Iris) -> tuple[dict[str, Any], list[tuple[str, str]], dict[str, tuple[str, bool]]]:
+    """The context, its namespaces (longest first) and the term name of each property IRI."""
     context = json.loads(CONTEXT_FILE.read_text(encoding="utf-8"))["@context"]
     context = {**context, "data": iris.base, "sys": iris.base + "system/", "col": iris.base + "column/",
                "spdx": "http://spdx.org/licenses/"}
@@ -142,25 +174,46 @@ def jsonld_bytes(store: GraphStore, iris: Iris) -> bytes:
         target = definition["@id"] if isinstance(definition, dict) else definition
         terms[f"{KG.iri}{target[3:]}" if target.startswith("kg:") else target] = (
             name, isinstance(definition, dict) and definition.get("@type") == "@id")
-    graphs: dict[str, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
-    for q in store.quads():
-        graphs[q.graph_name.value][q.subject.value][q.predicate.value].append(q.object)
-    out_graphs = []
-    for graph_iri in sorted(graphs):
-        nodes = []
-        for subject in sorted(graphs[graph_iri]):
-            node: dict[str, Any] = {"@id": _compact(subject, pairs)}
-            for predicate in sorted(graphs[graph_iri][subject]):
-                objects = graphs[graph_iri][subject][predicate]  # in the store's (stable) order
-                if predicate == RDF.type.value:
-                    node["@type"] = [_compact(o.value, pairs) for o in objects]
-                    continue
-                name, as_id = terms.get(predicate, (_compact(predicate, pairs), False))
-                node[name] = [_jsonld_value(o, as_id, pairs) for o in objects]
-            nodes.append(node)
-        out_graphs.append({"@id": _compact(graph_iri, pairs), "@graph": nodes})
-    document = {"@context": context, "@graph": out_graphs}
-    return json.dumps(document, ensure_ascii=False, indent=1).encode() + b"\n"
+    return context, pairs, terms
+
+
+def _jsonld_graph(quads: Iterable[Quad], graph_iri: str, pairs: list[tuple[str, str]],
+                  terms: dict[str, tuple[str, bool]]) -> dict[str, Any]:
+    """One named graph as a JSON-LD graph object: nodes by IRI, properties by name."""
+    subjects: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for q in quads:
+        subjects[q.subject.value][q.predicate.value].append(q.object)  # the store's (stable) order
+    nodes = []
+    for subject in sorted(subjects):
+        node: dict[str, Any] = {"@id": _compact(subject, pairs)}
+        for predicate in sorted(subjects[subject]):
+            objects = subjects[subject][predicate]
+            if predicate == RDF.type.value:
+                node["@type"] = [_compact(o.value, pairs) for o in objects]
+                continue
+            name, as_id = terms.get(predicate, (_compact(predicate, pairs), False))
+            node[name] = [_jsonld_value(o, as_id, pairs) for o in objects]
+        nodes.append(node)
+    return {"@id": _compact(graph_iri, pairs), "@graph": nodes}
+
+
+def write_jsonld(store: GraphStore, output: IO[bytes], iris: Iris) -> None:
+    """The dataset as compact JSON-LD: inline context (never a remote one), one entry per
+    named graph, written graph by graph (memory: the largest graph, not the dataset)."""
+    context, pairs, terms = _jsonld_names(iris)
+    output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
+                 + b',\n "@graph": [')
+    for i, graph in enumerate(store.named_graphs()):
+        entry = _jsonld_graph(store.quads(graph), graph.value, pairs, terms)
+        output.write((b",\n" if i else b"\n") + json.dumps(entry, ensure_ascii=False, indent=1).encode())
+    output.write(b"\n ]\n}\n")
+
+
+def jsonld_bytes(store: GraphStore, iris: Iris) -> bytes:
+    """``write_jsonld`` into bytes (for small stores: one resource's description)."""
+    buffer = io.BytesIO()
+    write_jsonld(store, buffer, iris)
+    return buffer.getvalue()
 
 
 def _jsonld_value(term: Any, as_id: bool, pairs: list[tuple[str, str]]) -> Any:
