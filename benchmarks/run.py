@@ -879,6 +879,26 @@ def run_all(args: argparse.Namespace) -> Path:
     save()
     if not args.keep_data:
         shutil.rmtree(scratch, ignore_errors=True)
+    if args.merge_into:
+        return merge_results(Path(args.merge_into), results, Path(args.out) / f"run-{stamp}-merged.json")
+    return out_path
+
+
+def merge_results(earlier_path: Path, later: dict, out_path: Path) -> Path:
+    """``earlier_path``'s results with every (size, stage) that ``later`` measured replaced
+    by the later runs (stages run again after a fix); the reruns are listed in the meta."""
+    earlier = json.loads(earlier_path.read_text(encoding="utf-8"))
+    redone = {(r["size"], r["stage"]) for r in later["runs"]}
+    merged = dict(earlier)
+    merged["runs"] = [r for r in earlier["runs"] if (r["size"], r["stage"]) not in redone] + [
+        {**r, "rerun": True} for r in later["runs"]]
+    merged["data"] = {**earlier["data"], **later["data"]}
+    merged["profiles"] = {**earlier.get("profiles", {}), **later.get("profiles", {})}
+    merged["meta"] = {**earlier["meta"], "reruns": earlier["meta"].get("reruns", []) + [{
+        "command": later["meta"]["command"], "started": later["meta"]["started"],
+        "finished": later["meta"].get("finished"), "git_commit": later["meta"]["machine"].get("git_commit"),
+        "from": _rel(earlier_path), "stages": sorted({f"{stage} at {size:,}" for size, stage in redone})}]}
+    out_path.write_text(json.dumps(merged, indent=1, default=str), encoding="utf-8")
     return out_path
 
 
@@ -1106,6 +1126,11 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add(f"{machine['cpu'] or 'unknown CPU'}, {machine['cores']} cores, {machine['memory_mb']:,} MB memory; "
         f"{machine['platform']}; Python {machine['python']}; {versions}; kg at commit {machine.get('git_commit') or '?'} "
         "(plus the working tree).")
+    for rerun in meta.get("reruns", []):
+        add("")
+        add(f"**Stages run again** with `{rerun['command']}` ({rerun['started']} to {rerun.get('finished', '?')}, kg at "
+            f"commit {rerun.get('git_commit') or '?'}), their runs replacing those of `{rerun['from']}`: "
+            + ", ".join(rerun["stages"]) + ".")
     add("")
     add(_noise_paragraph(results))
     add("")
@@ -1448,6 +1473,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--report", default=str(BENCH / "REPORT.md"), help="report to write ('' for none)")
     ap.add_argument("--plot", default=str(BENCH / "plot_time_per_record.png"))
     ap.add_argument("--report-only", metavar="RESULTS", help="render the report from a results file and stop")
+    ap.add_argument("--merge-into", metavar="RESULTS",
+                    help="after the run, write RESULTS with the (size, stage) pairs of this run replaced by its runs "
+                         "(to run stages again after a fix) as run-<timestamp>-merged.json, and report on that")
     ap.add_argument("--keep-data", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--silent", action="store_true", help="no progress on stderr")
     args = ap.parse_args(argv)

@@ -145,3 +145,20 @@ def test_the_report_and_plot_are_written(quick):
     assert (out / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # a subset run decides no floor
     assert all(check["holds"] is None for check in run.floors(results))
+
+
+def test_merge_replaces_only_the_stages_run_again(tmp_path):
+    run = _load_run()
+    earlier = {"meta": {"command": "first", "machine": {}}, "data": {"912": {"records": 912}}, "profiles": {},
+               "runs": [{"size": 912, "stage": "ingest", "wall_s": 1.0}, {"size": 912, "stage": "export-jsonld", "ok": False},
+                        {"size": 9120, "stage": "export-jsonld", "ok": False}]}
+    later = {"meta": {"command": "again", "started": "t0", "finished": "t1", "machine": {"git_commit": "abc"}},
+             "data": {"912": {"records": 912}}, "profiles": {},
+             "runs": [{"size": 912, "stage": "export-jsonld", "ok": True}]}
+    first = tmp_path / "run-1.json"
+    first.write_text(json.dumps(earlier), encoding="utf-8")
+    merged = json.loads(run.merge_results(first, later, tmp_path / "merged.json").read_text(encoding="utf-8"))
+    assert [(r["size"], r["stage"], r.get("ok"), r.get("rerun", False)) for r in merged["runs"]] == [
+        (912, "ingest", None, False), (9120, "export-jsonld", False, False), (912, "export-jsonld", True, True)]
+    (rerun,) = merged["meta"]["reruns"]
+    assert rerun["command"] == "again" and rerun["git_commit"] == "abc" and rerun["stages"] == ["export-jsonld at 912"]
