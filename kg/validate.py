@@ -922,15 +922,48 @@ def _check_part(task: tuple[str, list[str], bytes | None, bytes]) -> tuple[list[
     else:
         store: pyoxigraph.Store = _WORKER["store"]
         if _WORKER["shared"] is None:
-            _WORKER["shared"] = list(_graph_quads(store, iris.shared_graph, plan))
-        convert.fill(data, _WORKER["shared"])
-        for graph in graphs:
-            convert.fill(data, _graph_quads(store, pyoxigraph.NamedNode(graph), plan))
+            _WORKER["shared"] = _by_subject(_graph_quads(store, iris.shared_graph, plan))
+        shared: dict[Any, list[Any]] = _WORKER["shared"]
+        own = [q for graph in graphs for q in _graph_quads(store, pyoxigraph.NamedNode(graph), plan)]
+        if lazy:  # the lazy predicates' triples reach shared resources too
+            own += pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)
+            lazy = b""
+        if kind == "records":
+            # only the shared resources these records reach: the shared graph grows with the
+            # catalog, and loading all of it into every part made validation quadratic
+            convert.fill(data, _reached(own, shared))
+        else:
+            convert.fill(data, (q for quads in shared.values() for q in quads))  # every shared resource, once
+        convert.fill(data, own)
     if lazy:
         convert.fill(data, pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES))
     with pyshacl_shortcuts() if _WORKER.get("shortcuts", True) else nullcontext():
         results = engine.run(data)
     return results, time.process_time() - started
+
+
+def _by_subject(quads: Iterable[Any]) -> dict[Any, list[Any]]:
+    out: dict[Any, list[Any]] = defaultdict(list)
+    for q in quads:
+        out[q.subject].append(q)
+    return dict(out)
+
+
+def _reached(quads: list[Any], shared: dict[Any, list[Any]]) -> list[Any]:
+    """The quads of the shared resources that ``quads`` reach, directly or through each other."""
+    found: list[Any] = []
+    seen: set[Any] = set()
+    todo = [q.object for q in quads if q.object in shared]
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for q in shared[node]:
+            found.append(q)
+            if q.object in shared and q.object not in seen:
+                todo.append(q.object)
+    return found
 
 
 def _lazy_triples(store: GraphStore, plan: ReadPlan) -> dict[str, list[str]]:
