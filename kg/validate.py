@@ -930,7 +930,7 @@ def _check_part(task: tuple[str, list[str], bytes | None, bytes]) -> tuple[list[
             lazy = b""
         if kind == "records":
             # only the shared resources these records reach: the shared graph grows with the
-            # catalog, and loading all of it into every part made validation quadratic
+            # catalog, and loading all of it into every part made the cost per record grow with it
             convert.fill(data, _reached(own, shared))
         else:
             convert.fill(data, (q for quads in shared.values() for q in quads))  # every shared resource, once
