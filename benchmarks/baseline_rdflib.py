@@ -139,17 +139,27 @@ def build_dataset(quads: Iterable[Any]) -> Any:
     dataset = rdflib.Dataset(default_union=True)
     convert = ToRdflib()
     graphs: dict[Any, Any] = {}
-    batch = []
-    for q in quads:
+
+    def quad(q: Any) -> tuple:
         graph = graphs.get(q.graph_name)
         if graph is None:
             graph = graphs[q.graph_name] = dataset.graph(convert(q.graph_name))
-        batch.append((convert(q.subject), convert(q.predicate), convert(q.object), graph))
-        if len(batch) >= BATCH:
-            dataset.addN(batch)
-            batch.clear()
-    dataset.addN(batch)
+        return convert(q.subject), convert(q.predicate), convert(q.object), graph
+
+    _add_batched(dataset, (quad(q) for q in quads))
     return dataset
+
+
+def _add_batched(target: Any, quads: Iterable[tuple]) -> None:
+    """``target.addN`` in batches of ``BATCH`` (one call per quad is slower, one call for
+    everything holds every converted quad at once)."""
+    batch = []
+    for item in quads:
+        batch.append(item)
+        if len(batch) >= BATCH:
+            target.addN(batch)
+            batch.clear()
+    target.addN(batch)
 
 
 def build_union_graph(quads: Iterable[Any]) -> Any:
@@ -158,13 +168,7 @@ def build_union_graph(quads: Iterable[Any]) -> Any:
 
     graph = rdflib.Graph()
     convert = ToRdflib()
-    batch = []
-    for q in quads:
-        batch.append((convert(q.subject), convert(q.predicate), convert(q.object), graph))
-        if len(batch) >= BATCH:
-            graph.addN(batch)
-            batch.clear()
-    graph.addN(batch)
+    _add_batched(graph, ((convert(q.subject), convert(q.predicate), convert(q.object), graph) for q in quads))
     return graph
 
 

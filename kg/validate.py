@@ -917,17 +917,18 @@ def _check_part(task: tuple[str, list[str], bytes | None, bytes]) -> tuple[list[
     data = rdflib.Graph()
     for sub, sup in _WORKER["schema"]:  # the class hierarchy, wherever it is stated
         data.add((URIRef(sub), _RDFS_SUBCLASS, URIRef(sup)))
+    # the lazy predicates' few triples: added like the rest, and they reach shared resources too
+    lazy_triples = list(pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)) if lazy else []
     if payload is not None:
         convert.fill(data, pyoxigraph.parse(payload, format=pyoxigraph.RdfFormat.N_TRIPLES), plan)
+        convert.fill(data, lazy_triples)
     else:
         store: pyoxigraph.Store = _WORKER["store"]
         if _WORKER["shared"] is None:
             _WORKER["shared"] = _by_subject(_graph_quads(store, iris.shared_graph, plan))
         shared: dict[Any, list[Any]] = _WORKER["shared"]
         own = [q for graph in graphs for q in _graph_quads(store, pyoxigraph.NamedNode(graph), plan)]
-        if lazy:  # the lazy predicates' triples reach shared resources too
-            own += pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)
-            lazy = b""
+        own += lazy_triples
         if kind == "records":
             # only the shared resources these records reach: the shared graph grows with the
             # catalog, and loading all of it into every part made the cost per record grow with it
@@ -935,8 +936,6 @@ def _check_part(task: tuple[str, list[str], bytes | None, bytes]) -> tuple[list[
         else:
             convert.fill(data, (q for quads in shared.values() for q in quads))  # every shared resource, once
         convert.fill(data, own)
-    if lazy:
-        convert.fill(data, pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES))
     with pyshacl_shortcuts() if _WORKER.get("shortcuts", True) else nullcontext():
         results = engine.run(data)
     return results, time.process_time() - started
