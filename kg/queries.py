@@ -36,10 +36,11 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTr
 
 from .errors import QueryError, UsageError
 from .records import ID_PATTERN
+from .resources import resource_dir
 from .store import GraphStore
 from .vocab import XSD, Iris
 
-QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
+QUERIES_DIR = resource_dir("queries")
 PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "system", "limit")
 HEADER_KEYS = ("title", "question", "returns")
 

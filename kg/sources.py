@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import SourceError
+from .resources import resource_dir
 
 BULK = "catalog"
 RECORDS = "records"
@@ -271,7 +272,7 @@ def _read_file(path: Path) -> Batch:
 
 def bundled_paths() -> list[str]:
     """The catalog bundled with kg (CC-BY-4.0): records, the seed record and the edges."""
-    data = Path(__file__).resolve().parent.parent / "data"
+    data = resource_dir("data")
     return [str(data / "landscape-site.json"), str(data / "seed-record.json"),
             str(data / "landscape.edges.json")]
 

@@ -60,10 +60,11 @@ from rdflib.collection import Collection
 
 from .errors import SourceError, UsageError
 from .queries import QUERIES_DIR
+from .resources import resource_dir
 from .store import GraphStore
 from .vocab import DEFAULT_BASE, KG_NS, PREFIXES, RDF, RDFS, SH, SHAPES_NS, Iris
 
-SHAPES_DIR = Path(__file__).resolve().parent.parent / "shapes"
+SHAPES_DIR = resource_dir("shapes")
 LOCAL_SHAPES = SHAPES_DIR / "kg-shapes.ttl"
 CROSS_SHAPES = SHAPES_DIR / "kg-cross-shapes.ttl"
 SEVERITIES = ("Violation", "Warning", "Info")

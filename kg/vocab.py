@@ -20,11 +20,13 @@ from urllib.parse import quote
 
 from pyoxigraph import NamedNode
 
+from .resources import resource_dir
+
 ONTOLOGY_IRI = "https://w3id.org/agent-landscape/ontology"
 ONTOLOGY_VERSION = "0.1.0"
 KG_NS = ONTOLOGY_IRI + "#"
 DEFAULT_BASE = "https://w3id.org/agent-landscape/id/"
-ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
+ONTOLOGY_DIR = resource_dir("ontology")
 ONTOLOGY_FILE = ONTOLOGY_DIR / "kg.ttl"
 CONTEXT_FILE = ONTOLOGY_DIR / "context.jsonld"
 
