@@ -35,7 +35,7 @@ from typing import Any, Iterator, Mapping
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
 from .errors import QueryError, UsageError
-from .records import ID_PATTERN
+from .vocab import ID_PATTERN
 from .resources import resource_dir
 from .store import GraphStore
 from .vocab import XSD, Iris

@@ -24,10 +24,10 @@ from dataclasses import field as _field
 from typing import Any, Union
 
 from .errors import RecordError
+from .vocab import ID_PATTERN
 
 Json = Union[None, bool, int, float, str, list, dict]
 
-ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)?$")
 
 
 class _Missing:

@@ -562,7 +562,7 @@ class _Worker:
     # -- entity pages --------------------------------------------------------
 
     def entity(self, msg: dict) -> dict:
-        from .records import ID_PATTERN
+        from .vocab import ID_PATTERN
 
         rest, fmt = msg["rest"], msg["format"]
         system_id = rest[len("system/"):] if rest.startswith("system/") else None

@@ -83,11 +83,38 @@ class GraphStore:
             self._update(" ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs))
 
     def _bulk_extend(self, quads: list[Quad]) -> None:
+        # pyoxigraph documents atomicity for ``extend`` (one transaction) only; its
+        # ``bulk_extend`` loader commits at its end, and a failure part-way can leave
+        # part of it written. It is used here only on graphs that did not exist before.
         try:
-            # bulk_extend is atomic (committed once at the end) and much faster on disk
             self._store.bulk_extend(quads) if len(quads) > 2000 else self._store.extend(quads)
         except OSError as err:
             raise StoreError(f"cannot write to the store: {err}") from None
+
+    def add(self, quads: Iterable[Quad]) -> None:
+        """Add quads in one transaction (all or nothing)."""
+        try:
+            self._store.extend(quads)
+        except OSError as err:
+            raise StoreError(f"cannot write to the store: {err}") from None
+
+    def add_bulk(self, quads: Iterable[Quad]) -> None:
+        """Add many quads through the bulk loader: fast, but not transactional (a
+        failure part-way can leave part of them written)."""
+        try:
+            self._store.bulk_extend(quads)
+        except OSError as err:
+            raise StoreError(f"cannot write to the store: {err}") from None
+
+    def backup(self, folder: str | os.PathLike) -> None:
+        """Write a consistent snapshot of the on-disk store into ``folder`` (which must
+        not exist). RocksDB hard-links its files, so this takes milliseconds."""
+        if self.path is None:
+            raise StoreError("an in-memory store has no snapshot on disk")
+        try:
+            self._store.backup(str(folder))
+        except OSError as err:
+            raise StoreError(f"cannot snapshot the store into {folder}: {err}") from None
 
     def _update(self, text: str) -> None:
         try:
@@ -114,18 +141,39 @@ class GraphStore:
     def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
         return self._store.quads_for_pattern(None, None, None, graph)
 
+    def match(self, subject: Any = None, predicate: Any = None, object: Any = None,
+              graph: Any = None) -> Iterator[Quad]:
+        """Quads matching a pattern (``None`` matches anything)."""
+        return self._store.quads_for_pattern(subject, predicate, object, graph)
+
+    def contains(self, subject: Any = None, predicate: Any = None, object: Any = None,
+                 graph: Any = None) -> bool:
+        """Whether any quad matches the pattern."""
+        return next(iter(self.match(subject, predicate, object, graph)), None) is not None
+
     def __len__(self) -> int:
         return len(self._store)
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None, *,
-              union: bool = True) -> QuerySolutions | QueryBoolean | QueryTriples:
+              union: bool = True, default_graph: Any = None,
+              named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Run a SPARQL query with values bound to variables (never pasted into the text).
 
-        With ``union`` the default graph is the union of all named graphs.
+        With ``union`` the default graph is the union of all named graphs; a query's
+        own dataset (FROM / FROM NAMED, given as ``default_graph`` / ``named_graphs``)
+        replaces it.
         """
         text = bind_values(sparql, bindings) if bindings else sparql
+        kwargs: dict[str, Any] = {}
+        if default_graph is not None or named_graphs is not None:
+            if default_graph is not None:
+                kwargs["default_graph"] = default_graph
+            if named_graphs is not None:
+                kwargs["named_graphs"] = named_graphs
+        else:
+            kwargs["use_default_graph_as_union"] = union
         try:
-            return self._store.query(text, use_default_graph_as_union=union)
+            return self._store.query(text, **kwargs)
         except SyntaxError as err:
             raise QueryError(f"malformed SPARQL: {err}") from None
         except (RuntimeError, ValueError) as err:

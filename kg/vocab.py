@@ -207,6 +207,20 @@ def segment(text: str) -> str:
     return quoted[:-1] + "%2E" if quoted.endswith(".") else quoted
 
 
+# The catalog's identifier rule (SCHEMA section 7.1 rule 6): a lowercase slug with an
+# optional ``--suffix``. Only ids that match it are ever minted into IRIs.
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)?$")
+
+
+def is_record_id(text: object) -> bool:
+    """Whether ``text`` is a catalog identifier.
+
+    >>> is_record_id("mem0--mem0-ai"), is_record_id("Mem0"), is_record_id("a> <b")
+    (True, False, False)
+    """
+    return isinstance(text, str) and ID_PATTERN.match(text) is not None
+
+
 class Iris:
     """Mints the stable IRIs of instance data under one configurable base.
 
@@ -239,6 +253,31 @@ class Iris:
 
     def record_graph_prefix(self) -> str:
         return f"{self.base}graph/record/"
+
+    def system_prefix(self) -> str:
+        return f"{self.base}system/"
+
+    def system_id(self, iri: object) -> str | None:
+        """The record id of a system IRI minted here (the inverse of :meth:`system`), or
+        ``None`` for any other IRI.
+
+        >>> iris = Iris()
+        >>> iris.system_id(iris.system("mem0--mem0-ai")), iris.system_id("https://example.org/x")
+        ('mem0--mem0-ai', None)
+        """
+        return self._id_after(iri, self.system_prefix())
+
+    def record_graph_id(self, iri: object) -> str | None:
+        """The record id of a record graph IRI (the inverse of :meth:`record_graph`), or ``None``."""
+        return self._id_after(iri, self.record_graph_prefix())
+
+    @staticmethod
+    def _id_after(iri: object, prefix: str) -> str | None:
+        text = iri.value if isinstance(iri, NamedNode) else iri
+        if not isinstance(text, str) or not text.startswith(prefix):
+            return None
+        rest = text[len(prefix):]
+        return rest if is_record_id(rest) else None
 
     def part(self, owner: NamedNode, *path: str) -> NamedNode:
         """A node that belongs to ``owner`` (a cell, a history entry, ...): owner IRI + path."""
