@@ -1,7 +1,7 @@
 """Ingest benchmark: the bundled catalog into the on-disk store, against the floor.
 
 Each repeat runs in a fresh process (a new store directory each time) and times
-``kg.ingest.ingest_paths`` end to end: read, check, map, write, describe. The floor
+``kg.ingestion.ingest_paths`` end to end: read, check, map, write, describe. The floor
 is writing the very same quads as plain N-Quads text to a file (no store, no
 indexes): what a pipeline costs when it does nothing but emit the triples.
 
@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys, time
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths, read_paths
-from kg.ingest import _collect
+from kg.ingestion import _collect
 from kg.mapping import record_quads
 from kg.store import GraphStore
 from kg.vocab import Iris

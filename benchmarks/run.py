@@ -8,7 +8,7 @@ generated once (cached in ``--work``), then every stage is timed in a fresh
 process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
 ``--large-repeats`` times):
 
-* ``ingest``: ``kg.ingest.ingest_paths`` into a new on-disk store (what ``kg ingest``
+* ``ingest``: ``kg.ingestion.ingest_paths`` into a new on-disk store (what ``kg ingest``
   does; bulk catalog files of 64 MiB or more are streamed);
 * ``validate-full``: ``kg.validate.validate`` of the whole store (sizes up to
   ``--full-validate-max``);
@@ -206,7 +206,7 @@ def _module(name: str) -> Any:
 
 
 def _kg_ingest():
-    return _module("kg.ingest")
+    return _module("kg.ingestion")
 
 
 def available(module: str, *names: str) -> str | None:
@@ -315,7 +315,7 @@ def stage_validate_incremental(spec: dict) -> dict:
 
 
 def stage_export(spec: dict) -> dict:
-    from kg.export import export
+    from kg.exports import export
     from kg.store import GraphStore
 
     fmt = spec["format"]

@@ -73,19 +73,17 @@ kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
 from __future__ import annotations
 
 import os
-import sys
-import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .errors import KgError, QueryError, RecordError, SourceError, StoreError, UsageError
-from .export import EXPORT_FORMATS, export
-from .ingest import IngestReport, ingest_paths, read_description
-from .queries import NamedQuery, listing
-from .queries import query as _query
-from .sources import bundled_paths
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
+
+if TYPE_CHECKING:
+    from .ingestion import IngestReport
+    from .queries import NamedQuery
+    from .serve import App
 
 
 def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
@@ -130,6 +128,9 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     >>> report.records, report.edges, report.quarantined
     (1, 0, [])
     """
+    from .ingestion import ingest_paths
+    from .sources import bundled_paths
+
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
     return ingest_paths(store, chosen, iris, strict=strict, progress=progress)
 
@@ -151,7 +152,9 @@ def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] |
     ...
     kg.errors.QueryError: parameter tier: 'one' is not a valid integer (...)
     """
-    return _query(store, name, params, iris)
+    from .queries import query as run_query
+
+    return run_query(store, name, params, iris)
 
 
 def named_queries() -> list[NamedQuery]:
@@ -161,6 +164,8 @@ def named_queries() -> list[NamedQuery]:
     >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
     ['system']
     """
+    from .queries import listing
+
     return listing()
 
 
@@ -172,6 +177,8 @@ def info(store: GraphStore, iris: Iris | None = None) -> dict[str, Any]:
     >>> kg.info(kg.GraphStore())["license"]
     'CC-BY-4.0'
     """
+    from .ingestion import read_description
+
     return {**read_description(store, iris or Iris()), "license": "CC-BY-4.0", "attribution": ATTRIBUTION}
 
 
@@ -198,19 +205,21 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
     return _make_app(store, **options)
 
 
-# Validation (pySHACL), analysis (NetworkX), push and the server are imported when first
-# used, not at every start of the command line: ``kg.validate`` and the others below are
-# looked up on first access (PEP 562).
+# Everything else is imported when first used, not at every start of the command line
+# (``kg --help`` must stay fast): the names below are looked up on first access (PEP 562).
 _LAZY = {
-    "validate": "validate", "ValidationReport": "validate", "push": "push", "PushReport": "push",
+    "export": "exports", "EXPORT_FORMATS": "exports",
+    "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
+    "validate": "validate", "ValidationReport": "validate", "push": "remote", "PushReport": "remote",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
 
 if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
-    from .push import PushReport, push
-    from .serve import App
+    from .exports import EXPORT_FORMATS, export
+    from .remote import PushReport, push
+    from .sources import bundled_paths
     from .validate import ValidationReport, validate
 
 
@@ -227,22 +236,6 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
-
-class _Package(types.ModuleType):
-    """The verbs ``kg.validate`` and ``kg.push`` share their name with a submodule. Importing
-    the submodule (``from kg.validate import ...``) would set the package attribute to the
-    module; the verb stays instead (the module is still ``sys.modules["kg.validate"]``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("validate", "push") and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-for _name in ("validate", "push"):  # in case a submodule was imported before the guard was in place
-    if isinstance(globals().get(_name), types.ModuleType):
-        del globals()[_name]
 
 __all__ = [
     # verbs

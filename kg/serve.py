@@ -589,7 +589,7 @@ class _Worker:
             if fmt == "html":
                 return self._body("html", self._resource_page(iri, quads), msg)
         if fmt == "jsonld":
-            from .export import jsonld_bytes
+            from .exports import jsonld_bytes
             from .store import GraphStore
 
             scratch = GraphStore()

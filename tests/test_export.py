@@ -9,7 +9,7 @@ import pyoxigraph
 import pytest
 import rdflib
 
-from kg.export import export, jsonld_context
+from kg.exports import export, jsonld_context
 from kg.vocab import CONTEXT_FILE
 
 

@@ -30,8 +30,8 @@ from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from kg import queries
 from kg.cli import main
 from kg.errors import QueryError, StoreError, UsageError
-from kg.ingest import ingest_paths
-from kg.push import push
+from kg.ingestion import ingest_paths
+from kg.remote import push
 from kg.store import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent

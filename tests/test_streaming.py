@@ -13,7 +13,7 @@ from kg.errors import InputRejected, SourceError
 from kg.sources import CatalogStream, read_inputs, read_text, scan_catalog
 from kg.store import GraphStore
 
-ingest = importlib.import_module("kg.ingest")  # kg.ingest is also a function of the package
+ingest = importlib.import_module("kg.ingestion")  # kg.ingest is also a function of the package
 
 DOCUMENTS = [
     '{"schemaVersion": "1", "records": [{"id": "a"}, {"id": "b", "x": [1, 2.5e3, -7, true, null]}], "tail": {"k": 1}}',

@@ -1,9 +1,16 @@
 """Store -> files: RDF serialisations, compact JSON-LD, and the catalog JSON rebuilt from the graph.
 
-Triple formats (Turtle, N-Triples) hold the union of all named graphs; dataset
-formats (N-Quads, TriG, JSON-LD) keep the named graphs. Every output carries the
-catalog's CC-BY-4.0 attribution (in the dataset description graph, and as a
-header comment where the format has comments).
+Which graphs go out, by format (``graphs`` selects named graphs, default all of them):
+
+- triple formats (Turtle, N-Triples, RDF/XML): the union of the selected graphs, each
+  distinct triple once, in the default graph;
+- dataset formats (N-Quads, TriG, JSON-LD): the selected named graphs, each kept as a
+  named graph; with ``union`` their triples go into the default graph instead (for
+  JSON-LD that is a plain document: one top-level ``@graph`` of nodes, which any JSON-LD
+  reader, rdflib's ``Graph().parse`` included, reads as triples).
+
+Every output carries the catalog's CC-BY-4.0 attribution (in the dataset description
+graph, and as a header comment where the format has comments).
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ from __future__ import annotations
 import io
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 import pyoxigraph
@@ -19,20 +26,31 @@ from pyoxigraph import Literal, NamedNode, Quad, Triple
 
 from .mapping import edges_from_quads, header_from_quads, record_from_quads
 from .records import edge_to_json, record_to_json
+from .errors import UsageError, safe_text
 from .store import FORMATS, GraphStore
 from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
 
-RDF_FORMATS = ("turtle", "ntriples", "nquads", "trig", "jsonld")
-EXPORT_FORMATS = RDF_FORMATS + ("catalog-json",)
-EXTENSIONS = {"turtle": ".ttl", "ntriples": ".nt", "nquads": ".nq", "trig": ".trig",
-              "jsonld": ".jsonld", "catalog-json": ".json"}
+RDF_FORMATS = ("turtle", "ntriples", "nquads", "trig", "jsonld", "rdfxml")
+TRIPLE_FORMATS = ("turtle", "ntriples", "rdfxml")
+# The analysis projections (systems, vendors, licences, protocols) as graph files for
+# Gephi, Cytoscape and NetworkX scripts; written by kg.analyse, not from RDF.
+PROJECTION_FORMATS = ("graphml", "gexf", "node-link")
+EXPORT_FORMATS = RDF_FORMATS + ("catalog-json",) + PROJECTION_FORMATS
+EXTENSIONS = {"turtle": (".ttl",), "ntriples": (".nt",), "nquads": (".nq",), "trig": (".trig",),
+              "jsonld": (".jsonld",), "rdfxml": (".rdf", ".owl", ".xml"), "catalog-json": (".json",),
+              "graphml": (".graphml",), "gexf": (".gexf",)}
 COMMENT_FORMATS = ("turtle", "ntriples", "nquads", "trig")
 
 
 def format_for_path(path: str) -> str | None:
-    """The export format a file name implies (by extension), if any."""
-    for fmt, ext in EXTENSIONS.items():
-        if path.endswith(ext):
+    """The export format a file name implies (by extension, in any case), if any.
+
+    >>> format_for_path("x.TTL"), format_for_path("graph.rdf"), format_for_path("notes.txt")
+    ('turtle', 'rdfxml', None)
+    """
+    lowered = path.lower()
+    for fmt, extensions in EXTENSIONS.items():
+        if lowered.endswith(extensions):
             return fmt
     return None
 
@@ -46,25 +64,56 @@ def _attribution_comment() -> bytes:
     return (f"# {ATTRIBUTION}\n# Graph built by kg from the catalog data; data licence CC-BY-4.0.\n").encode()
 
 
-def union_triples(store: GraphStore) -> Iterator[Triple]:
-    """Every distinct triple of every named graph, in the store's (stable) order.
+def union_triples(store: GraphStore, graphs: Sequence[NamedNode] | None = None) -> Iterator[Triple]:
+    """Every distinct triple of every named graph (or of ``graphs``), in the store's
+    (stable) order.
 
     The engine removes duplicates while it streams (a CONSTRUCT result is a set), so
     memory holds encoded terms, not a Python object per triple.
     """
-    return iter(store.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", union=False))
+    text = "CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }"
+    if graphs is None:
+        return iter(store.query(text, union=False))
+    return iter(store.query(text, named_graphs=list(graphs)))
 
 
-def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris) -> None:
-    """Write the graph in an RDF format (see ``RDF_FORMATS``)."""
+def _selected(store: GraphStore, graphs: Sequence[NamedNode | str] | None) -> list[NamedNode] | None:
+    """The named graphs asked for (each must exist), or None for all of them."""
+    if graphs is None:
+        return None
+    chosen = []
+    for graph in graphs:
+        try:
+            node = graph if isinstance(graph, NamedNode) else NamedNode(graph)
+        except ValueError:
+            raise UsageError(f"--graph {safe_text(graph, 100)}: not an IRI") from None
+        if not store.has_graph(node):
+            raise UsageError(f"--graph {safe_text(node.value, 100)}: the store has no such named graph "
+                             "(kg query info lists them)")
+        chosen.append(node)
+    return chosen
+
+
+def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris, *,
+               graphs: Sequence[NamedNode | str] | None = None, union: bool = False) -> None:
+    """Write the graph in an RDF format (see ``RDF_FORMATS`` and the module docstring)."""
+    chosen = _selected(store, graphs)
+    merged = union or fmt in TRIPLE_FORMATS
     if fmt == "jsonld":
-        write_jsonld(store, output, iris)
+        if merged:
+            write_jsonld_document(union_triples(store, chosen), output, iris)
+        else:
+            write_jsonld(store, output, iris, graphs=chosen)
         return
-    output.write(_attribution_comment())
-    if FORMATS[fmt].supports_datasets:
+    if fmt in COMMENT_FORMATS:
+        output.write(_attribution_comment())
+    if merged:
+        pyoxigraph.serialize(union_triples(store, chosen), output, format=FORMATS[fmt], prefixes=prefixes(iris))
+    elif chosen is None:
         store.dump(output, fmt, prefixes=prefixes(iris))
     else:
-        pyoxigraph.serialize(union_triples(store), output, format=FORMATS[fmt], prefixes=prefixes(iris))
+        quads = (quad for graph in chosen for quad in store.quads(graph))
+        pyoxigraph.serialize(quads, output, format=FORMATS[fmt], prefixes=prefixes(iris))
 
 
 # ---------------------------------------------------------------------------
@@ -124,13 +173,20 @@ def export_catalog_json(store: GraphStore, output: IO[bytes], iris: Iris) -> Non
     output.write(b"\n}\n")
 
 
-def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = None) -> None:
-    """Write the whole graph to ``output`` in ``fmt`` (one of ``EXPORT_FORMATS``)."""
+def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = None, *,
+           graphs: Sequence[NamedNode | str] | None = None, union: bool = False) -> None:
+    """Write the graph to ``output`` in ``fmt`` (one of ``RDF_FORMATS`` or ``catalog-json``):
+    every named graph, or only ``graphs``; ``union`` merges them into the default graph."""
     iris = iris or Iris()
     if fmt == "catalog-json":
+        if graphs is not None or union:
+            raise UsageError("the catalog JSON is rebuilt from the whole graph; --graph and --union do not apply")
         export_catalog_json(store, output, iris)
+    elif fmt in RDF_FORMATS:
+        export_rdf(store, fmt, output, iris, graphs=graphs, union=union)
     else:
-        export_rdf(store, fmt, output, iris)
+        raise UsageError(f"cannot export the graph as {safe_text(fmt, 40)}; choose one of "
+                         + ", ".join(RDF_FORMATS + ("catalog-json",)))
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +233,7 @@ def _jsonld_names(iris: Iris) -> tuple[dict[str, Any], list[tuple[str, str]], di
     return context, pairs, terms
 
 
-def _jsonld_graph(quads: Iterable[Quad], graph_iri: str, pairs: list[tuple[str, str]],
+def _jsonld_graph(quads: Iterable[Quad | Triple], graph_iri: str, pairs: list[tuple[str, str]],
                   terms: dict[str, tuple[str, bool]]) -> dict[str, Any]:
     """One named graph as a JSON-LD graph object: nodes by IRI, properties by name."""
     subjects: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
@@ -197,15 +253,28 @@ def _jsonld_graph(quads: Iterable[Quad], graph_iri: str, pairs: list[tuple[str, 
     return {"@id": _compact(graph_iri, pairs), "@graph": nodes}
 
 
-def write_jsonld(store: GraphStore, output: IO[bytes], iris: Iris) -> None:
+def write_jsonld(store: GraphStore, output: IO[bytes], iris: Iris, *,
+                 graphs: Sequence[NamedNode] | None = None) -> None:
     """The dataset as compact JSON-LD: inline context (never a remote one), one entry per
     named graph, written graph by graph (memory: the largest graph, not the dataset)."""
     context, pairs, terms = _jsonld_names(iris)
     output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
                  + b',\n "@graph": [')
-    for i, graph in enumerate(store.named_graphs()):
+    for i, graph in enumerate(graphs if graphs is not None else store.named_graphs()):
         entry = _jsonld_graph(store.quads(graph), graph.value, pairs, terms)
         output.write((b",\n" if i else b"\n") + json.dumps(entry, ensure_ascii=False, indent=1).encode())
+    output.write(b"\n ]\n}\n")
+
+
+def write_jsonld_document(triples: Iterable[Triple], output: IO[bytes], iris: Iris) -> None:
+    """Triples as a plain compact JSON-LD document: the inline context and one top-level
+    ``@graph`` of nodes, all in the default graph (memory: every node of ``triples``)."""
+    context, pairs, terms = _jsonld_names(iris)
+    nodes = _jsonld_graph(triples, "", pairs, terms)["@graph"]
+    output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
+                 + b',\n "@graph": [')
+    for i, node in enumerate(nodes):
+        output.write((b",\n" if i else b"\n") + json.dumps(node, ensure_ascii=False, indent=1).encode())
     output.write(b"\n ]\n}\n")
 
 
