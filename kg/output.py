@@ -59,9 +59,6 @@ _FLOATS = frozenset(XSD.term(name).value for name in ("decimal", "double", "floa
 TABLE_WIDTH = 60  # widest column shown in a table
 
 
-DOCUMENT_FORMATS = ("table", "csv", "tsv", "json")
-
-
 def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
                       default: str | None = "table", json_means: str | None = None) -> None:
     """Add ``--format/-f`` to a command that prints rows (and, with ``graphs``, graphs).
@@ -71,9 +68,9 @@ def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
     prints a summary document as JSON and its rows as table, csv or tsv.
     """
     if json_means is not None:
-        parser.add_argument("--format", "-f", choices=DOCUMENT_FORMATS, default=default,
-                            help=f"table, csv or tsv rows (written as kg query writes them); json: {json_means} "
-                                 f"(default: {default})")
+        parser.add_argument("--format", "-f", choices=ROW_FORMATS, default=default,
+                            help=f"json: {json_means}; the other formats write rows as kg query writes them "
+                                 f"(table, csv, tsv, jsonl, sparql-json; default: {default})")
         return
     choices = ROW_FORMATS + (GRAPH_FORMATS if graphs else ())
     helptext = ("rows as table, csv, tsv, json (an array of objects), jsonl (an object a line) or "

@@ -193,7 +193,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     rows = analysis.ranked()
     if args.format == "json":
         print(json.dumps(analysis.as_json(), indent=1, ensure_ascii=False))
-    elif args.format in ("csv", "tsv"):
+    elif args.format != "table":
         columns = ["rank", "id", "name", "section", "vendor", *measures]
         output.write_rows(({"rank": rank, "id": row.id, "name": row.name, "section": row.section,
                             "vendor": row.vendor, **{m: analyse.measure_value(row, m) for m in measures}}

@@ -22,7 +22,6 @@ EXIT_USAGE = 2
 EXIT_INPUT = 3
 EXIT_STORE = 4
 EXIT_QUARANTINE = 5
-EXIT_NOT_FOUND = 6  # reserved for "no such system" answers of the named queries
 EXIT_INTERNAL = 70  # an unexpected failure (a bug in kg): sysexits' EX_SOFTWARE
 EXIT_INTERRUPTED = 130
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .common import EXIT_CODES, EXIT_USAGE, add_common
 
 DISTRIBUTION = "agent-landscape-kg"
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """One ``kg`` command: its name, one-line help, an example, and where it lives."""
 
     name: str
@@ -28,7 +26,8 @@ class Command:
     example: str
     module: str  # kg.cli.<module> holds options_<name>(parser) and run_<name>(args)
 
-    def function(self, prefix: str):  # noqa: ANN201 - a callable from the command module
+    def function(self, prefix: str) -> Any:
+        """``options_<name>`` or ``run_<name>`` of the command's module."""
         module = importlib.import_module(f"kg.cli.{self.module}")
         return getattr(module, f"{prefix}_{self.name}")
 
