@@ -1081,7 +1081,7 @@ def _profile_buckets(profile: dict, what: str) -> list[tuple[str, float]]:
             if file.startswith("json/") or func in ("_no_duplicate_keys", "_finite", "_integer") \
                     or "raw_decode" in func or "scan_once" in func:
                 return "JSON parsing"
-            if file.startswith("kg/mapping.py") or file.startswith("kg/normalise.py") or file.startswith("kg/vocab.py") \
+            if file.startswith("kg/mapping.py") or file.startswith("kg/normalise/") or file.startswith("kg/vocab.py") \
                     or "pyoxigraph.Quad" in func or "pyoxigraph.Literal" in func or "pyoxigraph.NamedNode" in func:
                 return "mapping records to quads"
             if file.startswith("kg/records.py") or file.startswith("kg/ingest.py") or file.startswith("kg/sources.py"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import Phase, settings
@@ -41,6 +42,18 @@ def site_catalog() -> dict:
 @pytest.fixture(scope="session")
 def seed_record() -> dict:
     return json.loads((DATA / "seed-record.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def site_records(site_catalog) -> list[dict]:
+    """The records of data/landscape-site.json (912, the seed record's site version among them)."""
+    return site_catalog["records"]
+
+
+@pytest.fixture(scope="session")
+def site_cells(site_records) -> Callable[[str], list[tuple[str, str]]]:
+    """``site_cells(slug)``: the (value, status) of that cell in every site record."""
+    return lambda slug: [(r["cells"][slug]["value"], r["cells"][slug]["status"]) for r in site_records]
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ from kg.sources import read_text
 from kg.store import GraphStore
 from kg.vocab import KG, Iris
 
-HAS_IGRAPH = analyse._igraph() is not None
+HAS_IGRAPH = analyse.backend_name() == "igraph"
 BACKENDS = ["networkx", pytest.param("igraph", marks=pytest.mark.skipif(not HAS_IGRAPH, reason="igraph not installed"))]
 
 
