@@ -27,18 +27,15 @@ from pyoxigraph import Literal, NamedNode, Quad, Triple
 from .mapping import edges_from_quads, header_from_quads, record_from_quads
 from .records import edge_to_json, record_to_json
 from .errors import UsageError, safe_text
+from .output import PROJECTION_EXTENSIONS
 from .store import FORMATS, GraphStore
 from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
 
 RDF_FORMATS = ("turtle", "ntriples", "nquads", "trig", "jsonld", "rdfxml")
 TRIPLE_FORMATS = ("turtle", "ntriples", "rdfxml")
-# The analysis projections (systems, vendors, licences, protocols) as graph files for
-# Gephi, Cytoscape and NetworkX scripts; written by kg.analyse, not from RDF.
-PROJECTION_FORMATS = ("graphml", "gexf", "node-link")
-EXPORT_FORMATS = RDF_FORMATS + ("catalog-json",) + PROJECTION_FORMATS
+EXPORT_FORMATS = RDF_FORMATS + ("catalog-json",)
 EXTENSIONS = {"turtle": (".ttl",), "ntriples": (".nt",), "nquads": (".nq",), "trig": (".trig",),
-              "jsonld": (".jsonld",), "rdfxml": (".rdf", ".owl", ".xml"), "catalog-json": (".json",),
-              "graphml": (".graphml",), "gexf": (".gexf",)}
+              "jsonld": (".jsonld",), "rdfxml": (".rdf", ".owl", ".xml"), "catalog-json": (".json",)}
 COMMENT_FORMATS = ("turtle", "ntriples", "nquads", "trig")
 
 
@@ -49,7 +46,7 @@ def format_for_path(path: str) -> str | None:
     ('turtle', 'rdfxml', None)
     """
     lowered = path.lower()
-    for fmt, extensions in EXTENSIONS.items():
+    for fmt, extensions in {**EXTENSIONS, **PROJECTION_EXTENSIONS}.items():
         if lowered.endswith(extensions):
             return fmt
     return None

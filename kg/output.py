@@ -58,6 +58,13 @@ _INTEGERS = frozenset(XSD.term(name).value for name in (
 _FLOATS = frozenset(XSD.term(name).value for name in ("decimal", "double", "float"))
 TABLE_WIDTH = 60  # widest column shown in a table
 
+# The analysis projections as graph files (written by kg.analyse.formats): their names,
+# formats and file extensions, declared here so that the command line knows them without
+# loading NetworkX.
+PROJECTIONS = ("systems", "vendors", "licenses", "protocols")
+PROJECTION_FORMATS = ("graphml", "gexf", "node-link")
+PROJECTION_EXTENSIONS = {"graphml": (".graphml",), "gexf": (".gexf",)}
+
 
 def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
                       default: str | None = "table", json_means: str | None = None) -> None:

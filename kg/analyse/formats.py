@@ -29,14 +29,14 @@ from typing import IO, Any, Callable
 import networkx as nx
 
 from ..errors import UsageError
+from ..output import PROJECTION_FORMATS, PROJECTIONS
 from ..store import GraphStore
 from ..vocab import Iris
 from .projections import license_graph, protocol_graph, system_graph, vendor_graph
 
-#: The projections ``projection`` builds, by their command-line names.
-PROJECTIONS: tuple[str, ...] = ("systems", "vendors", "licenses", "protocols")
-#: The file formats ``write_projection`` writes.
-FORMATS: tuple[str, ...] = ("graphml", "gexf", "node-link")
+#: The projections ``projection`` builds (by their command-line names), and the file
+#: formats ``write_projection`` writes: declared in kg.output.
+FORMATS: tuple[str, ...] = PROJECTION_FORMATS
 #: What joins the items of a list attribute in GraphML and GEXF.
 LIST_SEPARATOR = ";"
 

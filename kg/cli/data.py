@@ -116,8 +116,9 @@ def run_build(args: argparse.Namespace) -> int:
 
 def options_export(p: argparse.ArgumentParser) -> None:
     from ..exports import EXPORT_FORMATS
+    from ..output import PROJECTION_FORMATS, PROJECTIONS
 
-    p.add_argument("--format", "-f", choices=EXPORT_FORMATS,
+    p.add_argument("--format", "-f", choices=EXPORT_FORMATS + PROJECTION_FORMATS,
                    help="output format (default: from -o's extension, in any case: .ttl .nt .nq .trig .jsonld "
                         ".rdf/.owl/.xml .json .graphml .gexf)")
     p.add_argument("--output", "-o", metavar="FILE", help="output file (default: stdout)")
@@ -126,12 +127,13 @@ def options_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("--union", action="store_true",
                    help="N-Quads, TriG, JSON-LD: write the triples of every graph (or of --graph) into the "
                         "default graph (for JSON-LD a plain document) instead of keeping the named graphs")
-    p.add_argument("--projection", choices=("systems", "vendors", "licenses", "protocols"), default="systems",
+    p.add_argument("--projection", choices=PROJECTIONS, default="systems",
                    help="with -f graphml, gexf or node-link: which analysis graph to write (default: systems)")
 
 
 def _export_to(args: argparse.Namespace, fmt: str, out: IO[bytes]) -> None:
-    from ..exports import PROJECTION_FORMATS, export
+    from ..exports import export
+    from ..output import PROJECTION_FORMATS
 
     store = existing_store(args)
     if fmt in PROJECTION_FORMATS:
