@@ -267,7 +267,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     if query.path.parent != queries.QUERIES_DIR:
         # a user's .rq file: refuse SERVICE and remote FROM before pyoxigraph (which would
         # fetch them) sees it; the bundled queries are ours and need no check
-        from .serve import QueryRefused, check_query
+        from .sparql.guard import QueryRefused, check_query
 
         try:
             check_query(query.text, {g.value for g in store.named_graphs()})
