@@ -111,7 +111,8 @@ class Terms:
         return Term(str(term))
 
 
-def text(value: str) -> Term:
+def plain(value: str) -> Term:
+    """Text that is not a term (a column name, an edge type)."""
     return Term(value)
 
 
@@ -220,7 +221,7 @@ def _pills(terms: Terms, facts: list) -> list[list[Any]]:
 
 
 def _edge_rows(terms: Terms, rows: list[dict]) -> list[list[Any]]:
-    return [[text(r["type"].value + (" (influential)" if "influential" in r and r["influential"].value == "true"
+    return [[plain(r["type"].value + (" (influential)" if "influential" in r and r["influential"].value == "true"
                                      else "")),
              terms.term(r["other"]), terms.term(r.get("evidence")), terms.term(r.get("citation"))] for r in rows]
 
@@ -234,7 +235,7 @@ def system_page(page: SystemFacts) -> bytes:
                    for direction, title, other in (("out", "Outgoing edges", "target"),
                                                    ("in", "Incoming edges", "source"))]
     cells: list[list[Term | None]] = [
-        [text(r["slug"].value), *(terms.term(r.get(key)) for key in ("value", "status", "tier", "citation", "verified"))]
+        [plain(r["slug"].value), *(terms.term(r.get(key)) for key in ("value", "status", "tier", "citation", "verified"))]
         for r in page.cells]
     return _render(
         "system.html", f"{page.name} - AI Agent Infrastructure Landscape",
