@@ -90,7 +90,7 @@ def _guard_user_query(query: "NamedQuery", store: "GraphStore") -> None:
 
     if query.path.parent == queries.QUERIES_DIR:
         return
-    from ..serve import QueryRefused, check_query
+    from ..sparql.guard import QueryRefused, check_query
 
     try:
         check_query(query.text, {g.value for g in store.named_graphs()})
