@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 import pyoxigraph
-from pyoxigraph import Literal, NamedNode, Quad, Triple
+from pyoxigraph import Literal, NamedNode, Quad, QueryTriples, Triple
 
 from .mapping import edges_from_quads, header_from_quads, record_from_quads
 from .records import edge_to_json, record_to_json
@@ -69,9 +69,9 @@ def union_triples(store: GraphStore, graphs: Sequence[NamedNode] | None = None) 
     memory holds encoded terms, not a Python object per triple.
     """
     text = "CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }"
-    if graphs is None:
-        return iter(store.query(text, union=False))
-    return iter(store.query(text, named_graphs=list(graphs)))
+    result = store.query(text, union=False) if graphs is None else store.query(text, named_graphs=list(graphs))
+    assert isinstance(result, QueryTriples)  # a CONSTRUCT answers triples
+    return iter(result)
 
 
 def _selected(store: GraphStore, graphs: Sequence[NamedNode | str] | None) -> list[NamedNode] | None:
@@ -235,7 +235,9 @@ def _jsonld_graph(quads: Iterable[Quad | Triple], graph_iri: str, pairs: list[tu
     """One named graph as a JSON-LD graph object: nodes by IRI, properties by name."""
     subjects: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for q in quads:
-        subjects[q.subject.value][q.predicate.value].append(q.object)  # the store's (stable) order
+        node_iri = q.subject
+        assert isinstance(node_iri, NamedNode)  # kg's graphs have no blank nodes and no triple terms
+        subjects[node_iri.value][q.predicate.value].append(q.object)  # the store's (stable) order
     nodes = []
     for subject in sorted(subjects):
         node: dict[str, Any] = {"@id": _compact(subject, pairs)}

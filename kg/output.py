@@ -302,7 +302,7 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
     kwargs: dict[str, Any] = {"format": _RDF_FORMATS[fmt]}
     if fmt == "turtle":
         kwargs["prefixes"] = _used_prefixes(distinct)
-    data = serialize(distinct, None, **kwargs)
+    data = serialize(distinct, None, **kwargs) or b""
     out.write(data.decode("utf-8"))
     return len(distinct)
 

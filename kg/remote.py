@@ -248,7 +248,7 @@ def update_requests(graphs: Mapping[str, list[str]], batch_bytes: int) -> Iterat
         return " ;\n".join(ops), sum(len(lines) for _, _, lines in parts)
 
     for graph, lines in graphs.items():
-        drop, current = True, []
+        drop, current = True, list[str]()
         for line in lines:
             if size + len(line) + 1 > batch_bytes and (current or batch):
                 if current:
@@ -317,7 +317,7 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
         total = len(store)
         for graph in graphs:
             triples = [Triple(q.subject, q.predicate, q.object) for q in store.quads(graph)]
-            body = serialize(triples, format=RdfFormat.N_TRIPLES)
+            body = serialize(triples, format=RdfFormat.N_TRIPLES) or b""
             separator = "&" if "?" in graph_store else "?"
             remote.put(f"{graph_store}{separator}{quote(graph_param)}={quote(graph.value, safe='')}", body,
                        "application/n-triples")
@@ -327,8 +327,8 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
                 progress(report.quads, total)
     else:
         lines = {g.value: _lines(store, g) for g in graphs}
-        for graph, graph_lines in lines.items():
-            local[graph] = len(graph_lines)
+        for graph_iri, graph_lines in lines.items():
+            local[graph_iri] = len(graph_lines)
         total = sum(local.values())
         for text, quads in update_requests(lines, batch_bytes):
             remote.update(update_endpoint, text)

@@ -19,6 +19,7 @@ import sys
 import time
 import urllib.request
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -70,20 +71,25 @@ def test_the_wheel_carries_the_resources_and_the_licences(installs):
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
+def _both(installs, *args: str, check: bool = True) -> dict[str, subprocess.CompletedProcess]:
+    """The same command from the wheel and from the checkout, side by side (one core each)."""
+    with ThreadPoolExecutor(2) as pool:
+        futures = {side: pool.submit(_run, installs[side], *args, cwd=installs["runs"][side], check=check)
+                   for side in ("wheel", "checkout")}
+        return {side: future.result() for side, future in futures.items()}
+
+
 @pytest.fixture(scope="module")
 def built(installs):
     """Both installs build the bundled catalog into a store of their own (outside the checkout)."""
-    outputs = {}
-    for side in ("wheel", "checkout"):
-        done = _run(installs[side], "build", "--store", "store", cwd=installs["runs"][side])
+    outputs = _both(installs, "build", "--store", "store")
+    for done in outputs.values():
         assert done.returncode == 0, done.stderr.decode()[-2000:]
-        outputs[side] = done
     return outputs
 
 
 def _same(installs, *args: str, stream: str = "stdout") -> bytes:
-    answers = {side: _run(installs[side], *args, "--store", "store", cwd=installs["runs"][side])
-               for side in ("wheel", "checkout")}
+    answers = _both(installs, *args, "--store", "store")
     assert answers["wheel"].returncode == answers["checkout"].returncode
     texts = {side: TIMING.sub("N s", getattr(done, stream).decode()) for side, done in answers.items()}
     assert texts["wheel"] == texts["checkout"]
@@ -114,16 +120,14 @@ def test_analyze(installs, built):
 
 
 def test_export_turtle(installs, built):
-    out = {side: _run(installs[side], "export", "-f", "turtle", "--store", "store",
-                      cwd=installs["runs"][side]).stdout for side in ("wheel", "checkout")}
+    out = {side: done.stdout for side, done in _both(installs, "export", "-f", "turtle", "--store", "store").items()}
     graphs = {side: {(t.subject, t.predicate, t.object) for t in parse(data, RdfFormat.TURTLE)}
               for side, data in out.items()}
     assert graphs["wheel"] == graphs["checkout"] and len(graphs["wheel"]) > 200_000
 
 
 def test_docs_check(installs):
-    for side in ("wheel", "checkout"):
-        done = _run(installs[side], "docs", "--check", cwd=installs["runs"][side], check=False)
+    for done in _both(installs, "docs", "--check", check=False).values():
         assert done.returncode == 0, done.stderr.decode()
 
 

@@ -154,7 +154,7 @@ def _print_table(a: "Analysis", measures: list[str], rows: list) -> None:
     how = summary["betweenness"] or "not computed"
     print(f"{a.node_count} systems, {a.adjacency_count} adjacencies "
           f"({a.edge_count} edges); betweenness {how} ({a.backend})")
-    if a.max_coreness is not None:
+    if a.max_coreness is not None and a.coreness_distribution is not None and a.nucleus is not None:
         spread = ", ".join(f"{k}: {v}" for k, v in a.coreness_distribution.items())
         print(f"coreness: max {a.max_coreness} ({spread}); nucleus: {len(a.nucleus)} systems")
     parts = []
