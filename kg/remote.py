@@ -11,8 +11,10 @@ exactly as pushing once:
   N-Triples body, which the server swaps in atomically.
 
 After loading, the quads of every pushed graph are counted on the remote side (one
-query) and compared with the local counts. HTTP goes through one private ``urllib``
-opener with a timeout on every request, Basic or Digest authentication (both sent up front).
+query) and compared with the local counts. HTTP goes through httpx (see :class:`Remote`:
+no redirects followed, a total deadline and a size cap per request, Basic or Digest
+authentication, secrets redacted from every message). ``report.quads`` counts only what
+the remote store accepted.
 
 >>> for text, quads in update_requests({"https://e.org/g": ['<https://e.org/s> <https://e.org/p> "v" .']}, 1024):
 ...     print(text)
@@ -26,18 +28,15 @@ GRAPH <https://e.org/g> {
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import secrets
-import socket
-import threading
 import time
-import urllib.error
-import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
+
+import httpx
 
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, serialize
 
@@ -49,6 +48,7 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_BATCH_BYTES = 256 * 1024
 AUTH_METHODS = ("basic", "digest")
 USER_AGENT = "kg-push"
+MAX_REPLY_BYTES = 64 * 1024 * 1024  # a count query's answer is small; an endless one is refused
 
 
 @dataclass
@@ -65,75 +65,36 @@ class PushReport:
     pruned: list[str] = field(default_factory=list)
 
 
-class _Unauthorized(Exception):
-    def __init__(self, challenge: str, detail: str) -> None:
-        super().__init__(detail)
-        self.challenge, self.detail = challenge, detail
+def redact(url: str) -> str:
+    """``url`` fit for a message or a log line: no user or password, and every query
+    parameter's value hidden (``?api_key=...`` is a secret as often as not).
 
-
-class _Digest:
-    """HTTP Digest (RFC 7616: MD5, MD5-sess, SHA-256; qop=auth) sent pre-emptively.
-
-    urllib's own handler first sends every request without credentials and resends it
-    after the 401, so each large body goes out twice, and servers that answer the 401
-    before reading the body (Virtuoso) break the connection mid-upload. Here one cheap
-    probe learns the challenge, and every request then carries its Authorization header.
+    >>> redact("https://user:pw@example.org/sparql?api_key=s3cret&graph=g#x")
+    'https://example.org/sparql?api_key=***&graph=***'
     """
-
-    def __init__(self, user: str, password: str) -> None:
-        self.user, self.password = user, password
-        self.challenge: dict[str, str] | None = None
-        self.count = 0
-        self._lock = threading.Lock()
-
-    def learn(self, header: str) -> bool:
-        scheme, _, rest = header.strip().partition(" ")
-        if scheme.lower() != "digest":
-            return False
-        fields = urllib.request.parse_keqv_list(urllib.request.parse_http_list(rest))
-        if "nonce" not in fields or "realm" not in fields:
-            return False
-        with self._lock:
-            self.challenge, self.count = fields, 0
-        return True
-
-    def header(self, method: str, url: str) -> str | None:
-        with self._lock:
-            if self.challenge is None:
-                return None
-            self.count += 1
-            count = f"{self.count:08x}"
-            c = self.challenge
-        algorithm = c.get("algorithm", "MD5")
-        digest = hashlib.sha256 if algorithm.upper().startswith("SHA-256") else hashlib.md5
-
-        def h(text: str) -> str:
-            return digest(text.encode("utf-8")).hexdigest()
-
-        parts = urlsplit(url)
-        uri = parts.path + ("?" + parts.query if parts.query else "")
-        cnonce = secrets.token_hex(8)
-        ha1 = h(f"{self.user}:{c['realm']}:{self.password}")
-        if algorithm.upper().endswith("-SESS"):
-            ha1 = h(f"{ha1}:{c['nonce']}:{cnonce}")
-        ha2 = h(f"{method}:{uri}")
-        qops = [q.strip() for q in c.get("qop", "").split(",") if q.strip()]
-        fields = [f'username="{self.user}"', f'realm="{c["realm"]}"', f'nonce="{c["nonce"]}"', f'uri="{uri}"',
-                  f"algorithm={algorithm}"]
-        if "auth" in qops:
-            response = h(f"{ha1}:{c['nonce']}:{count}:{cnonce}:auth:{ha2}")
-            fields += ["qop=auth", f"nc={count}", f'cnonce="{cnonce}"']
-        else:
-            response = h(f"{ha1}:{c['nonce']}:{ha2}")
-        fields.append(f'response="{response}"')
-        if "opaque" in c:
-            fields.append(f'opaque="{c["opaque"]}"')
-        return "Digest " + ", ".join(fields)
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    query = "&".join(f"{name}=***" for name, _ in parse_qsl(parts.query, keep_blank_values=True))
+    return safe_text(urlunsplit((parts.scheme, netloc, parts.path, query, "")), 200)
 
 
 class Remote:
-    """HTTP to one remote store: a private opener (never installed globally), a timeout
-    on every request, Basic or Digest authentication sent up front."""
+    """HTTP to one remote store, through httpx.
+
+    - Redirects are never followed: a store that answers 3xx to an update or a PUT gets
+      an error naming where it pointed (the body would be dropped or sent elsewhere, and
+      credentials must not travel to another origin).
+    - Every request has a total deadline (``timeout``), not only a timeout per read: a
+      server that drips one byte at a time cannot hold a push for longer.
+    - Replies are read up to ``MAX_REPLY_BYTES``.
+    - Basic or Digest authentication (httpx's; Digest learns the challenge from a first
+      cheap GET, so large bodies are sent once, with their Authorization header).
+    - Every failure is one :class:`StoreError` line, with credentials and query-string
+      values redacted.
+    """
 
     def __init__(self, *, user: str | None = None, password: str | None = None,
                  auth: str = "basic", timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -145,62 +106,73 @@ class Remote:
             raise UsageError("--timeout must be positive")
         self.timeout = timeout
         self.requests = 0
-        self._basic: str | None = None
-        self._digest: _Digest | None = None
-        if user is not None and auth == "basic":
-            token = base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii")
-            self._basic = f"Basic {token}"
-        elif user is not None:
-            self._digest = _Digest(user, password or "")
-        self._opener = urllib.request.build_opener()
+        self._auth: httpx.Auth | None = None
+        if user is not None:
+            self._auth = (httpx.BasicAuth(user, password or "") if auth == "basic"
+                          else httpx.DigestAuth(user, password or ""))
+        self._digest_primed = auth != "digest"
+        self._client = self._new_client()
 
-    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str],
-              authorization: str | None) -> bytes:
-        request = urllib.request.Request(url, data=body, method=method)
-        request.add_header("User-Agent", USER_AGENT)
-        for name, value in headers.items():
-            request.add_header(name, value)
-        if authorization:
-            request.add_header("Authorization", authorization)
+    def _new_client(self) -> httpx.Client:
+        return httpx.Client(timeout=httpx.Timeout(self.timeout), follow_redirects=False, auth=self._auth,
+                            headers={"User-Agent": USER_AGENT}, trust_env=False)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _exchange(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str]) -> tuple[int, dict, bytes]:
+        """One request, its status, headers and (capped) body; runs in a helper thread."""
+        with self._client.stream(method, url, content=body, headers=dict(headers)) as response:
+            data = bytearray()
+            for chunk in response.iter_bytes():
+                data += chunk
+                if len(data) > MAX_REPLY_BYTES:
+                    raise _TooLarge()
+            return response.status_code, dict(response.headers), bytes(data)
+
+    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str]) -> bytes:
+        shown = f"{method} {redact(url)}"
+        worker = ThreadPoolExecutor(1)
+        future = worker.submit(self._exchange, method, url, body, headers)
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
-                return response.read()
-        except urllib.error.HTTPError as err:
-            detail = err.read(2000).decode("utf-8", "replace") if err.fp else ""
-            if err.code == 401:
-                raise _Unauthorized(err.headers.get("WWW-Authenticate") or "", detail) from None
-            hint = " (check --user/--password/--auth)" if err.code == 403 else ""
-            raise StoreError(f"{method} {safe_text(url, 120)}: HTTP {err.code} {safe_text(err.reason, 60)}"
-                             f"{hint}: {safe_text(detail, 400)}") from None
-        except urllib.error.URLError as err:
-            raise StoreError(f"cannot reach {safe_text(url, 120)}: {safe_text(err.reason, 200)}") from None
-        except (TimeoutError, socket.timeout):
-            raise StoreError(f"{method} {safe_text(url, 120)}: no answer within {self.timeout:g} s") from None
-        except OSError as err:
-            raise StoreError(f"{method} {safe_text(url, 120)}: {safe_text(err, 200)}") from None
+            status, reply_headers, data = future.result(timeout=self.timeout)
+        except FutureTimeout:
+            self._client.close()  # ends the exchange in its thread; the next request gets a new client
+            self._client = self._new_client()
+            raise StoreError(f"{shown}: no answer within {self.timeout:g} s (a deadline for the whole exchange)") from None
+        except _TooLarge:
+            raise StoreError(f"{shown}: the answer is larger than {MAX_REPLY_BYTES // (1024 * 1024)} MiB") from None
+        except httpx.ConnectError as err:
+            raise StoreError(f"cannot reach {redact(url)}: {safe_text(_reason(err), 200)}") from None
+        except httpx.TimeoutException:
+            raise StoreError(f"{shown}: no answer within {self.timeout:g} s") from None
+        except (httpx.HTTPError, OSError) as err:  # broken status lines, short bodies, resets...
+            raise StoreError(f"{shown}: {type(err).__name__}: {safe_text(_reason(err), 200)}") from None
+        finally:
+            worker.shutdown(wait=False)
+        if 300 <= status < 400:
+            where = reply_headers.get("location")
+            target = f" to {redact(urljoin(url, where))}" if where else ""
+            raise StoreError(f"{shown}: HTTP {status} redirect{target}, not followed (a redirected update or "
+                             "PUT is dropped or sent elsewhere): give the URL it points to")
+        if status == 401:
+            raise StoreError(f"{shown}: HTTP 401 Unauthorized (check --user/--password/--auth): "
+                             f"{safe_text(data[:300].decode('utf-8', 'replace'), 300)}")
+        if not 200 <= status < 300:
+            hint = " (check --user/--password/--auth)" if status == 403 else ""
+            raise StoreError(f"{shown}: HTTP {status}{hint}: {safe_text(data[:400].decode('utf-8', 'replace'), 400)}")
+        return data
 
     def request(self, method: str, url: str, body: bytes | None = None,
                 headers: Mapping[str, str] | None = None) -> bytes:
         self.requests += 1
-        headers = headers or {}
-        if self._digest is not None and self._digest.challenge is None:
-            try:  # a cheap probe, only to learn the challenge
-                self._send("GET", url, None, {}, None)
-            except _Unauthorized as err:
-                self._digest.learn(err.challenge)
+        if not self._digest_primed:
+            self._digest_primed = True
+            try:  # a cheap GET: the Digest challenge is learnt before any large body is sent
+                self._send("GET", url, None, {})
             except StoreError:
-                pass
-        for attempt in (1, 2):
-            authorization = self._basic or (self._digest.header(method, url) if self._digest else None)
-            try:
-                return self._send(method, url, body, headers, authorization)
-            except _Unauthorized as err:
-                # a Digest server may have moved on to a new nonce: learn it and try once more
-                if attempt == 1 and self._digest is not None and self._digest.learn(err.challenge):
-                    continue
-                raise StoreError(f"{method} {safe_text(url, 120)}: HTTP 401 Unauthorized (check --user/"
-                                 f"--password/--auth): {safe_text(err.detail, 300)}") from None
-        raise AssertionError("unreachable")
+                pass  # a query endpoint may refuse a bare GET; the challenge is still learnt
+        return self._send(method, url, body, headers or {})
 
     def update(self, endpoint: str, text: str) -> None:
         self.request("POST", endpoint, urlencode({"update": text}).encode("utf-8"),
@@ -213,15 +185,27 @@ class Remote:
         try:
             return json.loads(raw)["results"]["bindings"]
         except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{safe_text(endpoint, 120)} did not answer with SPARQL JSON results") from None
+            raise StoreError(f"{redact(endpoint)} did not answer with SPARQL JSON results") from None
 
     def put(self, url: str, body: bytes, media_type: str) -> None:
         self.request("PUT", url, body, {"Content-Type": media_type})
 
+
+class _TooLarge(Exception):
+    pass
+
+
+def _reason(err: BaseException) -> str:
+    """The innermost cause's text, without the URL httpx puts in some messages."""
+    while err.__cause__ is not None or err.__context__ is not None:
+        err = err.__cause__ or err.__context__  # type: ignore[assignment]
+    return str(err) or type(err).__name__
+
+
 def _check_url(url: str, option: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"{option} must be an http(s) URL, got {safe_text(url, 120)!r}")
+        raise UsageError(f"{option} must be an http(s) URL, got {redact(url)!r}")
     if parts.username or parts.password:
         raise UsageError(f"{option}: pass credentials with --user/--password, not in the URL")
     return url
@@ -277,7 +261,7 @@ def remote_counts(remote: Remote, endpoint: str, graphs: Iterable[NamedNode]) ->
             try:
                 counts[row["g"]["value"]] = int(row["n"]["value"])
             except (KeyError, ValueError):
-                raise StoreError(f"{safe_text(endpoint, 120)}: unexpected answer to the count query") from None
+                raise StoreError(f"{redact(endpoint)}: unexpected answer to the count query") from None
     return counts
 
 
@@ -306,10 +290,20 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
         _check_url(graph_store, "--graph-store")
     if batch_bytes < 1024:
         raise UsageError("the batch size must be at least 1024 bytes")
-    remote = Remote(user=user, password=password, auth=auth, timeout=timeout)
     graphs = store.named_graphs()
     if not graphs:
         raise StoreError("the store holds no named graphs: nothing to push (run 'kg build' first)")
+    remote = Remote(user=user, password=password, auth=auth, timeout=timeout)
+    try:
+        return _push(store, remote, graphs, endpoint, update_endpoint, graph_store, graph_param, batch_bytes,
+                     verify, prune, iris or Iris(), progress)
+    finally:
+        remote.close()
+
+
+def _push(store: GraphStore, remote: Remote, graphs: list[NamedNode], endpoint: str, update_endpoint: str,
+          graph_store: str | None, graph_param: str, batch_bytes: int, verify: bool, prune: bool, iris: Iris,
+          progress: Callable[[int, int], None] | None) -> PushReport:
     report = PushReport(mode="graph-store" if graph_store else "update", graphs=len(graphs))
     local = {g.value: 0 for g in graphs}
     started = time.perf_counter()
@@ -336,7 +330,7 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
             if progress:
                 progress(report.quads, total)
     if prune:
-        prefix = (iris or Iris()).base + "graph/"
+        prefix = iris.base + "graph/"
         stale = [g for g in _remote_graphs_under(remote, endpoint, prefix) if g not in local]
         for start in range(0, len(stale), 200):
             remote.update(update_endpoint, " ;\n".join(f"DROP SILENT GRAPH {NamedNode(g)}"
@@ -351,4 +345,4 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
     return report
 
 
-__all__ = ["AUTH_METHODS", "PushReport", "Remote", "push", "remote_counts", "update_requests"]
+__all__ = ["AUTH_METHODS", "PushReport", "Remote", "push", "redact", "remote_counts", "update_requests"]
