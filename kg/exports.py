@@ -27,7 +27,7 @@ from pyoxigraph import Literal, NamedNode, Quad, QueryTriples, Triple
 from .mapping import edges_from_quads, header_from_quads, record_from_quads
 from .records import edge_to_json, record_to_json
 from .errors import UsageError, safe_text
-from .output import PROJECTION_EXTENSIONS
+from .output import PROJECTION_EXTENSIONS, xml_safe
 from .store import FORMATS, GraphStore
 from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
 
@@ -105,7 +105,10 @@ def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris, *,
     if fmt in COMMENT_FORMATS:
         output.write(_attribution_comment())
     if merged:
-        pyoxigraph.serialize(union_triples(store, chosen), output, format=FORMATS[fmt], prefixes=prefixes(iris))
+        triples: Iterable[Triple] = union_triples(store, chosen)
+        if fmt == "rdfxml":
+            triples = xml_safe(triples)  # a literal XML forbids is refused
+        pyoxigraph.serialize(triples, output, format=FORMATS[fmt], prefixes=prefixes(iris))
     elif chosen is None:
         store.dump(output, fmt, prefixes=prefixes(iris))
     else:

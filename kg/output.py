@@ -38,10 +38,11 @@ import argparse
 import csv
 import json
 import math
-from typing import Any, Iterable, Mapping, Sequence, TextIO
+import re
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
 from pyoxigraph import (
-    BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat, Triple, serialize,
+    BlankNode, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat, Triple, serialize,
 )
 
 from .errors import UsageError, safe_text
@@ -298,13 +299,40 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
     if fmt not in GRAPH_FORMATS:
         raise UsageError(f"a CONSTRUCT or DESCRIBE query returns a graph; use --format "
                          f"{', '.join(GRAPH_FORMATS)}, not {fmt}")
-    distinct = list(dict.fromkeys(triples))
+    distinct = list(dict.fromkeys(xml_safe(triples) if fmt == "rdfxml" else triples))
     kwargs: dict[str, Any] = {"format": _RDF_FORMATS[fmt]}
     if fmt == "turtle":
         kwargs["prefixes"] = _used_prefixes(distinct)
     data = serialize(distinct, None, **kwargs) or b""
     out.write(data.decode("utf-8"))
     return len(distinct)
+
+
+# XML 1.0 allows tab, newline, carriage return and U+0020 upwards, less the surrogates and
+# U+FFFE/U+FFFF. A literal with any other character cannot be written as RDF/XML (or SPARQL
+# XML results): the output would not be well-formed XML, so such a write is refused.
+_T = TypeVar("_T", Triple, Quad)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(triples: Iterable[_T], what: str = "RDF/XML") -> Iterator[_T]:
+    """``triples`` unchanged, checked on the way: a literal holding a character XML 1.0
+    forbids raises :class:`UsageError` naming the triple (before anything is written for it).
+
+    >>> list(xml_safe([Triple(NamedNode("https://e.org/s"), NamedNode("https://e.org/p"), Literal("bell\x07"))]))
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: cannot write RDF/XML: the value of <https://e.org/s> <https://e.org/p> holds U+0007, which XML 1.0 forbids; write Turtle, N-Triples or JSON-LD instead
+    """
+    for triple in triples:
+        value = triple.object
+        if isinstance(value, Literal):
+            bad = _NOT_XML.search(value.value)
+            if bad:
+                raise UsageError(f"cannot write {what}: the value of {triple.subject} {triple.predicate} holds "
+                                 f"U+{ord(bad.group()):04X}, which XML 1.0 forbids; write Turtle, N-Triples or "
+                                 "JSON-LD instead")
+        yield triple
 
 
 def _used_prefixes(triples: list[Triple]) -> dict[str, str]:

@@ -104,3 +104,25 @@ def test_trig_export_reparses(tiny_store, iris):
     parsed = {(_ox_term(s), _ox_term(p), _ox_term(o), pyoxigraph.NamedNode(str(g)))
               for s, p, o, g in dataset.quads((None, None, None, None)) if g is not None}
     assert parsed == {(q.subject, q.predicate, q.object, q.graph_name) for q in tiny_store.quads()}
+
+
+def test_rdfxml_refuses_a_character_xml_forbids(tmp_path, capsys):
+    from pyoxigraph import Literal, NamedNode, Quad
+
+    from kg.cli import EXIT_USAGE, main
+    from kg.errors import UsageError
+    from kg.store import GraphStore
+
+    store = GraphStore(tmp_path / "s")
+    g = NamedNode("https://example.org/g")
+    store.add([Quad(NamedNode("https://example.org/s"), NamedNode("https://example.org/p"), Literal("a\x01b"), g)])
+    with pytest.raises(UsageError, match="U\\+0001"):
+        export(store, "rdfxml", io.BytesIO())
+    ntriples = io.BytesIO()
+    export(store, "ntriples", ntriples)  # the other formats escape it
+    assert b"a\\u0001b" in ntriples.getvalue()
+    del store
+    target = tmp_path / "out.rdf"
+    assert main(["export", "-o", str(target), "--store", str(tmp_path / "s")]) == EXIT_USAGE
+    assert "XML 1.0 forbids" in capsys.readouterr().err
+    assert not target.exists() and not list(tmp_path.glob(".kg-export-*"))
