@@ -173,7 +173,7 @@ def sampling_error(snapshot: analyse.Snapshot, samples: list[int], nx_samples: l
 
 
 def real_row() -> dict:
-    from kg.ingest import ingest_paths
+    from kg.ingestion import ingest_paths
     from kg.sources import bundled_paths
     from kg.store import GraphStore
 

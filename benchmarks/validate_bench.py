@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from kg.ingest import ingest_paths  # noqa: E402
+from kg.ingestion import ingest_paths  # noqa: E402
 from kg.sources import bundled_paths  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
 from kg.validate import revalidate, validate, validate_monolithic  # noqa: E402

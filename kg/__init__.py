@@ -80,7 +80,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .errors import KgError, QueryError, RecordError, SourceError, StoreError, UsageError
 from .export import EXPORT_FORMATS, export
-from .ingest import IngestReport, ingest_paths, read_description
+from .description import read_description
+from .ingestion import IngestReport, ingest_paths
 from .queries import NamedQuery, listing
 from .queries import query as _query
 from .sources import bundled_paths

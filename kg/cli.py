@@ -31,7 +31,8 @@ from typing import Callable, Sequence
 
 from .errors import InputRejected, KgError, QueryError, SourceError, StoreError, UsageError, safe_text
 from .export import EXPORT_FORMATS, export, format_for_path
-from .ingest import IngestReport, ingest_paths, read_description
+from .description import read_description
+from .ingestion import IngestReport, ingest_paths
 from .sources import bundled_paths
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, DEFAULT_BASE, Iris

@@ -17,8 +17,7 @@ from typing import IO, Any
 import pyoxigraph
 from pyoxigraph import Literal, NamedNode, Quad, Triple
 
-from .mapping import edges_from_quads, header_from_quads, record_from_quads
-from .records import edge_to_json, record_to_json
+from .mapping import catalog_json, write_catalog_json  # noqa: F401 (catalog_json: part of this module's API)
 from .store import FORMATS, GraphStore
 from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
 
@@ -67,68 +66,11 @@ def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris) -> No
         pyoxigraph.serialize(union_triples(store), output, format=FORMATS[fmt], prefixes=prefixes(iris))
 
 
-# ---------------------------------------------------------------------------
-# Catalog JSON
-
-
-def _catalog_head(store: GraphStore, iris: Iris) -> dict[str, Any]:
-    header = header_from_quads(store.quads(iris.catalog_graph), iris.catalog_source) or {}
-    head: dict[str, Any] = dict(header)
-    head.setdefault("license", "CC-BY-4.0")
-    head.setdefault("attribution", ATTRIBUTION)
-    return head
-
-
-def catalog_records(store: GraphStore, iris: Iris) -> Iterator[dict[str, Any]]:
-    """The records rebuilt from their named graphs, one at a time, in id order."""
-    prefix = iris.record_graph_prefix()
-    for graph in store.named_graphs():
-        if graph.value.startswith(prefix):
-            record_id = graph.value[len(prefix):]
-            yield record_to_json(record_from_quads(store.quads(graph), iris, record_id))
-
-
-def _catalog_edges(store: GraphStore, iris: Iris) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    edges = [edge_to_json(e) for e in edges_from_quads(store.quads(iris.edges_graph), iris)]
-    return edges, header_from_quads(store.quads(iris.edges_graph), iris.edges_source) or {}
-
-
-def catalog_json(store: GraphStore, iris: Iris) -> dict[str, Any]:
-    """The catalog rebuilt from the graph: header, records (in id order) and edges."""
-    out = _catalog_head(store, iris)
-    out["records"] = list(catalog_records(store, iris))
-    out["edges"], edges_header = _catalog_edges(store, iris)
-    if edges_header:
-        out["edgesHeader"] = edges_header
-    return out
-
-
-def export_catalog_json(store: GraphStore, output: IO[bytes], iris: Iris) -> None:
-    """``catalog_json`` written as it is rebuilt, a record per line (memory: one record)."""
-    def dump(value: Any) -> bytes:
-        return json.dumps(value, ensure_ascii=False).encode()
-
-    output.write(b"{")
-    for key, value in _catalog_head(store, iris).items():
-        output.write(b"\n" + dump(key) + b": " + dump(value) + b",")
-    output.write(b'\n"records": [')
-    for i, record in enumerate(catalog_records(store, iris)):
-        output.write((b",\n" if i else b"\n") + dump(record))
-    edges, edges_header = _catalog_edges(store, iris)
-    output.write(b'\n],\n"edges": [')
-    for i, edge in enumerate(edges):
-        output.write((b",\n" if i else b"\n") + dump(edge))
-    output.write(b"\n]")
-    if edges_header:
-        output.write(b',\n"edgesHeader": ' + dump(edges_header))
-    output.write(b"\n}\n")
-
-
 def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = None) -> None:
     """Write the whole graph to ``output`` in ``fmt`` (one of ``EXPORT_FORMATS``)."""
     iris = iris or Iris()
     if fmt == "catalog-json":
-        export_catalog_json(store, output, iris)
+        write_catalog_json(store, output, iris)
     else:
         export_rdf(store, fmt, output, iris)
 

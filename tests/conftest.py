@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import Phase, settings
 
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import Iris

@@ -16,7 +16,7 @@ import pytest
 from kg import analyse, queries
 from kg.cli import main
 from kg.errors import UsageError
-from kg.ingest import ingest_batches
+from kg.ingestion import ingest_batches
 from kg.sources import read_text
 from kg.store import GraphStore
 from kg.vocab import KG, Iris

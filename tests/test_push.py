@@ -30,7 +30,7 @@ from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from kg import queries
 from kg.cli import main
 from kg.errors import QueryError, StoreError, UsageError
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.push import push
 from kg.store import GraphStore
 

@@ -34,7 +34,7 @@ from SPARQLWrapper import CSV, JSON, POST, POSTDIRECTLY, TSV, XML, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 
 from kg.errors import UsageError
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.serve import check_query, make_app
 from kg.sources import bundled_paths
 from kg.store import GraphStore

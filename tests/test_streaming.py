@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
 import pytest
 
+import kg.ingestion as ingest
 import kg.sources as sources
+import kg.sources.stream as stream_reader
 from kg.errors import InputRejected, SourceError
 from kg.sources import CatalogStream, read_inputs, read_text, scan_catalog
 from kg.store import GraphStore
-
-ingest = importlib.import_module("kg.ingest")  # kg.ingest is also a function of the package
 
 DOCUMENTS = [
     '{"schemaVersion": "1", "records": [{"id": "a"}, {"id": "b", "x": [1, 2.5e3, -7, true, null]}], "tail": {"k": 1}}',
@@ -73,7 +72,7 @@ def _streamed(path: Path):
 def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, window):
     """Every document: the same items and header, or the same error message (line and column
     in the whole file), whatever the window size."""
-    monkeypatch.setattr(sources, "_READ_BYTES", window)
+    monkeypatch.setattr(stream_reader, "_READ_BYTES", window)
     compared = 0
     for number, text in enumerate(DOCUMENTS):
         path = tmp_path / f"doc{number}.json"
@@ -94,7 +93,7 @@ def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, windo
     (b'{"records": [1, 2\x00]}', "NUL bytes"),
 ])
 def test_bad_bytes_give_the_whole_file_readers_message(tmp_path, monkeypatch, data, needle):
-    monkeypatch.setattr(sources, "_READ_BYTES", 5)
+    monkeypatch.setattr(stream_reader, "_READ_BYTES", 5)
     path = tmp_path / "bad.json"
     path.write_bytes(data)
     with pytest.raises(SourceError) as streamed:

@@ -17,7 +17,7 @@ import rdflib
 from rdflib.collection import Collection
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.validate import (
