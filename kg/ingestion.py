@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from pyoxigraph import NamedNode, Quad
 
@@ -22,8 +22,7 @@ from .errors import InputRejected, RecordError, UsageError
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
-    BULK, EDGES, RDF, STREAM_MIN_BYTES, Batch, CatalogStream, Checked, Input, ItemChecker, RdfDocument,
-    read_inputs,
+    BULK, EDGES, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker, RdfDocument, read_inputs,
 )
 from .store import GraphStore
 from .vocab import SKOS, Iris
@@ -94,7 +93,7 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
         raise UsageError(f"graph {graph!r} is not an IRI: {err}") from None
 
 
-def ingest_batches(store: GraphStore, batches: list[Batch] | list[Input], iris: Iris | None = None, *,
+def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
@@ -105,7 +104,7 @@ def ingest_batches(store: GraphStore, batches: list[Batch] | list[Input], iris: 
     return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None)
 
 
-def ingest_inputs(store: GraphStore, inputs: list[Input], iris: Iris | None = None, *,
+def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
                   strict: bool = False, progress: Progress | None = None) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
@@ -115,7 +114,7 @@ def ingest_inputs(store: GraphStore, inputs: list[Input], iris: Iris | None = No
     ones), so memory does not grow with the input. A record superseded by a later file
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
-    return _ingest(store, inputs, iris or Iris(), strict, progress, chunk=BATCH_SIZE)
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE)
 
 
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
@@ -155,7 +154,7 @@ class _Run:
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
         self.superseded: list[str] = []
-        self.edges: list[Checked] = []
+        self.edges: list[tuple[Edge, str, int]] = []  # (edge, source, index)
         self.edges_header: dict | None = None
         self.catalog_header: dict | None = None
         self.rdf: list[Quad] = []
@@ -183,11 +182,11 @@ class _Run:
     def _take_edges(self, batch: Batch) -> None:
         good = []
         for checked in self.checker.edges(batch):
-            if checked.error is not None:
-                self.errors.append(checked.error)
+            if checked.item is None:
+                self.errors += [checked.error] if checked.error else []
                 continue
             self.warnings += checked.warnings
-            good.append(checked)
+            good.append((checked.item, checked.source, checked.index))
         if good:  # an edges file with no usable edges never empties the stored edges
             self.edges += good
             self.edges_header = batch.header
@@ -196,13 +195,12 @@ class _Run:
         any_good = False
         for checked in self.checker.records(batch):
             self.done += 1
-            if checked.error is not None:
-                self.errors.append(checked.error)
+            record = checked.item
+            if record is None:
+                self.errors += [checked.error] if checked.error else []
                 continue
             any_good = True
             self.warnings += checked.warnings
-            record = checked.item
-            assert isinstance(record, Record)
             if record.id in self.taken:  # from an earlier input (a duplicate in this one is an error)
                 self.superseded.append(record.id)
                 self.pending.pop(record.id, None)  # the newer version goes last
@@ -237,7 +235,7 @@ class _Run:
         for pending in self.pending.values():
             local = _Tentative(self.described)
             try:
-                own, descriptions = record_quads(pending.record, self.iris, local)  # type: ignore[arg-type]
+                own, descriptions = record_quads(pending.record, self.iris, local)
             except (ValueError, OverflowError) as err:
                 self.errors.append(RecordError(pending.source, pending.index, pending.record.id, "(record)",
                                                f"cannot be expressed in RDF: {err}"))
@@ -249,11 +247,12 @@ class _Run:
 
 
 def _item_count(part: Input) -> int:
+    """How many records an input holds (for progress)."""
     if isinstance(part, CatalogStream):
         return part.count
-    if part.kind in (EDGES, RDF):
-        return 0
-    return len(part.items)  # type: ignore[union-attr]
+    if isinstance(part, Batch) and part.kind != EDGES:
+        return len(part.items)
+    return 0
 
 
 class _Tentative:
@@ -264,7 +263,7 @@ class _Tentative:
         self.described: set[str] = described
         self.new: set[str] = set()
 
-    def __contains__(self, iri: str) -> bool:
+    def __contains__(self, iri: object) -> bool:
         return iri in self.new or iri in self.described
 
     def add(self, iri: str) -> None:
@@ -297,8 +296,8 @@ def _write_shared(store: GraphStore, iris: Iris, run: _Run, report: IngestReport
                                                        "catalog", run.catalog_header)
     if run.edges:
         quads = source_file_quads(iris.edges_source, iris.edges_graph, "edges", run.edges_header or {})
-        for position, checked in enumerate(run.edges):
-            quads += relation_quads(checked.item, position, iris)  # type: ignore[arg-type]
+        for position, (edge, _, _) in enumerate(run.edges):
+            quads += relation_quads(edge, position, iris)
         shared[iris.edges_graph] = quads
         report.edges = len(run.edges)
     shared[iris.ontology_graph] = ontology_quads(iris)
@@ -306,19 +305,17 @@ def _write_shared(store: GraphStore, iris: Iris, run: _Run, report: IngestReport
     report.quads_written += sum(len(q) for q in shared.values())
 
 
-def _dangling_edges(store: GraphStore, iris: Iris, edges: list[Checked]) -> list[RecordError]:
+def _dangling_edges(store: GraphStore, iris: Iris, edges: list[tuple[Edge, str, int]]) -> list[RecordError]:
     """Warnings for edges of this input whose ends are not records in the store (edges may
     arrive before their records: they are kept; ``kg validate`` reports them too)."""
     if not edges:
         return []
     present = set(stored_record_ids(store, iris))
     warnings = []
-    for checked in edges:
-        edge = checked.item
-        assert isinstance(edge, Edge)
+    for edge, source, index in edges:
         for end, record_id in (("source", edge.source), ("target", edge.target)):
             if record_id not in present:
-                warnings.append(RecordError(checked.source, checked.index, f"{edge.source} -> {edge.target}", end,
+                warnings.append(RecordError(source, index, f"{edge.source} -> {edge.target}", end,
                                             f"{record_id!r} is not a record in the store (yet); edge kept"))
     return warnings
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
+from pyoxigraph import DefaultGraph, Literal, NamedNode
 
 import kg.sources.rdf as rdf
 from kg.cli import EXIT_INPUT, main
@@ -278,3 +278,23 @@ def test_a_file_over_the_size_cap_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "big.nt"
     path.write_text(f"<{EX}a> <{EX}p> \"{'x' * 200}\" .\n", encoding="utf-8")
     _refused_quickly(path, "an RDF file is read whole, up to 100 bytes")
+
+
+def test_stdin_is_read_as_rdf_when_a_format_is_named(monkeypatch):
+    class Stdin:
+        buffer = io.BytesIO(f"<{EX}a> <{EX}p> <{EX}b> .\n".encode())
+
+    monkeypatch.setattr("sys.stdin", Stdin())
+    store = GraphStore()
+    report = ingest_paths(store, ["-"], format="nt", graph=f"{EX}g")
+    assert report.rdf_quads == 1 and report.sources == ["<stdin>"]
+    assert store.contains(NamedNode(f"{EX}a"), None, None, NamedNode(f"{EX}g"))
+
+
+def test_a_graph_for_catalog_json_is_a_usage_error(tmp_path, seed_record):
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(seed_record), encoding="utf-8")
+    store = GraphStore()
+    with pytest.raises(UsageError, match="RDF files only"):
+        ingest_paths(store, [str(path)], graph=f"{EX}g")
+    assert len(store) == 0

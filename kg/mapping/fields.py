@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from pyoxigraph import Literal, NamedNode
 
-from ..vocab import DCTERMS, KG, RDF, SCHEMA, XSD
+from ..vocab import KG, RDF, SCHEMA, XSD
 
 Term = NamedNode | Literal
 

@@ -13,7 +13,7 @@ Every node has a stable IRI derived from the record id; no blank nodes.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol
 
 from pyoxigraph import Literal, NamedNode, Quad
 
@@ -55,6 +55,14 @@ def feature_family(column_slug: str) -> str | None:
     return None
 
 
+class Described(Protocol):
+    """The shared resources already described in a run (a ``set`` of IRIs will do)."""
+
+    def __contains__(self, iri: object) -> bool: ...
+
+    def add(self, iri: str) -> None: ...
+
+
 class _Writer:
     """Collects the quads of one named graph, and descriptions of shared resources.
 
@@ -63,12 +71,12 @@ class _Writer:
     """
 
     def __init__(self, graph: NamedNode, shared_graph: NamedNode | None = None,
-                 described: set[str] | None = None) -> None:
+                 described: Described | None = None) -> None:
         self.graph = graph
         self.shared_graph = shared_graph or graph
         self.quads: list[Quad] = []
         self.shared: list[Quad] = []
-        self.described = described if described is not None else set()
+        self.described: Described = described if described is not None else set()
 
     def first_time(self, node: NamedNode) -> bool:
         """True the first time a shared resource is met (so it is described once)."""
@@ -125,7 +133,7 @@ class _Writer:
 
 
 def record_quads(record: Record, iris: Iris,
-                 described: set[str] | None = None) -> tuple[list[Quad], list[Quad]]:
+                 described: Described | None = None) -> tuple[list[Quad], list[Quad]]:
     """The quads of ``record``'s named graph (faithful plus typed layer), and the
     descriptions of the shared resources it points to (for the shared graph).
 

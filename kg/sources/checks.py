@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Generic, Iterator, TypeVar
 
 from ..errors import RecordError
 from ..records import Edge, Record, edge_from_json, record_from_json
@@ -21,13 +21,16 @@ from .json_files import MAX_DEPTH, Batch, json_depth
 from .stream import CatalogStream
 
 
+Item = TypeVar("Item", Record, Edge)
+
+
 @dataclass
-class Checked:
+class Checked(Generic[Item]):
     """One item of an input, checked: ``item`` is None when ``error`` says why it was set aside."""
 
     source: str
     index: int
-    item: Record | Edge | None = None
+    item: Item | None = None
     error: RecordError | None = None
     warnings: list[RecordError] = field(default_factory=list)
 
@@ -39,11 +42,11 @@ class ItemChecker:
     def __init__(self) -> None:
         self.edge_keys: dict[tuple[str, str, str], str] = {}
 
-    def records(self, batch: Batch | CatalogStream) -> Iterator[Checked]:
+    def records(self, batch: Batch | CatalogStream) -> Iterator[Checked[Record]]:
         """The records of a catalog or records batch; an id met twice in it is an error."""
         seen_here: dict[str, int] = {}
         for index, raw in enumerate(batch.items):
-            checked = Checked(batch.source, index)
+            checked: Checked[Record] = Checked(batch.source, index)
             try:
                 check_plain_json(raw, batch.source, index)
                 record = record_from_json(raw, source=batch.source, index=index)
@@ -59,10 +62,10 @@ class ItemChecker:
             checked.warnings = record_warnings(record, batch.source, index)
             yield checked
 
-    def edges(self, batch: Batch) -> Iterator[Checked]:
+    def edges(self, batch: Batch) -> Iterator[Checked[Edge]]:
         """The edges of an edges batch: no self-edge, no edge met before in this ingest."""
         for index, raw in enumerate(batch.items):
-            checked = Checked(batch.source, index)
+            checked: Checked[Edge] = Checked(batch.source, index)
             try:
                 check_plain_json(raw, batch.source, index)
                 edge = edge_from_json(raw, source=batch.source, index=index)
