@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from pyoxigraph import NamedNode, Quad
@@ -340,7 +339,3 @@ def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
 def remove_records(store: GraphStore, record_ids: Iterable[str], iris: Iris) -> None:
     store.remove_graphs(iris.record_graph(i) for i in record_ids)
     refresh_description(store, iris)
-
-
-def path_label(path: str) -> str:
-    return "<stdin>" if path == "-" else str(Path(path))

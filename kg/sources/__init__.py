@@ -6,10 +6,6 @@
 * ``rdf``: Turtle, N-Triples, N-Quads, TriG, JSON-LD and RDF/XML, read safely;
 * ``checks``: the items of a batch -> typed records and edges, or why not;
 * ``inputs``: which reader reads which path.
-
->>> batch = read_text('{"schemaVersion": "1", "edges": []}', "edges.json")
->>> batch.kind, batch.header
-('edges', {'schemaVersion': '1'})
 """
 
 from .checks import Checked, ItemChecker, check_plain_json, link_scheme_problem
