@@ -118,14 +118,15 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
 
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
             chunk: int | None) -> IngestReport:
-    """The one ingest: ``strict`` first runs it without a store (checks and mapping only)."""
+    """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
+    everything; all at once, the single write waits for the same checks."""
     started = time.perf_counter()
-    if strict:
+    if strict and chunk is not None:
         dry = _Run(None, iris, chunk, None)
         dry.take(inputs)
         if dry.errors:
             raise InputRejected(dry.errors)
-    run = _Run(store, iris, chunk, progress)
+    run = _Run(store, iris, chunk, progress, strict=strict)
     run.take(inputs)
     report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
                           superseded=run.superseded, sources=[item.source for item in inputs],
@@ -145,10 +146,12 @@ class _Pending:
 
 class _Run:
     """One pass over the inputs: records checked, mapped and (with a store) written a chunk
-    at a time (``chunk`` None: all at the end); edges and RDF quads kept for ``_finish``."""
+    at a time (``chunk`` None: all at the end); edges and RDF quads kept for ``_finish``.
+    ``strict`` raises ``InputRejected`` at the first write that would follow a bad item."""
 
-    def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None) -> None:
-        self.store, self.iris, self.chunk, self.progress = store, iris, chunk, progress
+    def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
+                 strict: bool = False) -> None:
+        self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
         self.checker = ItemChecker()
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
@@ -175,7 +178,7 @@ class _Run:
                 self._take_edges(part)
             else:
                 self._take_records(part)
-        if self.pending:
+        if self.pending or self.strict:
             self.flush()
 
     def _take_edges(self, batch: Batch) -> None:
@@ -212,8 +215,11 @@ class _Run:
             self.catalog_header = batch.header
 
     def flush(self) -> None:
-        """Map the pending records, then write them ``BATCH_SIZE`` at a time."""
+        """Map the pending records, then write them ``BATCH_SIZE`` at a time (``strict``: none
+        if any item so far was bad)."""
         mapped = self._map_pending()
+        if self.strict and self.errors:
+            raise InputRejected(self.errors)
         for start in range(0, len(mapped), BATCH_SIZE):
             part = mapped[start:start + BATCH_SIZE]
             if self.store is not None:

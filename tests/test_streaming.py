@@ -207,3 +207,18 @@ def test_large_catalog_files_are_streamed_by_default(tmp_path, monkeypatch, site
     monkeypatch.setattr(ingest, "STREAM_MIN_BYTES", path.stat().st_size)
     report = ingest.ingest_paths(GraphStore(), [str(path)])
     assert [type(i) for i in used[0]] == [CatalogStream] and report.records == 912
+
+
+def test_strict_lists_every_bad_item_whole_or_streamed(tmp_path, site_catalog):
+    records = site_catalog["records"][:8] + [{"id": "Bad Id"}] + site_catalog["records"][8:12] + [{"id": "x"}]
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps({"records": records, "edges": [{"source": "a", "target": "a", "type": "cites"}]}),
+                    encoding="utf-8")
+    rejected = []
+    for stream in (False, True):
+        store = GraphStore()
+        with pytest.raises(InputRejected) as err:
+            ingest.ingest_paths(store, [str(path)], strict=True, stream=stream)
+        assert len(store) == 0
+        rejected.append(sorted(str(e) for e in err.value.errors))
+    assert len(rejected[0]) == 3 and rejected[0] == rejected[1]
