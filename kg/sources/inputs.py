@@ -13,6 +13,7 @@ from pyoxigraph import NamedNode
 
 from ..errors import SourceError
 from ..resources import resource_dir
+from . import rdf
 from .json_files import Batch, json_files_in, read_paths
 from .rdf import RdfDocument, rdf_format, rdf_format_for_path, read_rdf_bytes, read_rdf_file
 from .stream import STREAM_MIN_BYTES, CatalogStream, scan_catalog
@@ -72,7 +73,8 @@ def _file_input(file: Path, stream_min_bytes: int | None, graph: NamedNode | Non
 
 def _rdf_input(name: str, fmt: str, graph: NamedNode | None) -> RdfDocument:
     if name == "-":
-        return RdfDocument("<stdin>", fmt, read_rdf_bytes(sys.stdin.buffer.read(), "<stdin>", fmt, graph=graph))
+        data = sys.stdin.buffer.read(rdf.MAX_RDF_BYTES + 1)  # more than the cap is refused: read no further
+        return RdfDocument("<stdin>", fmt, read_rdf_bytes(data, "<stdin>", fmt, graph=graph))
     if Path(name).is_dir():
         raise SourceError(name, "is a folder; an RDF format applies to files (and '-') only")
     return RdfDocument(name, fmt, read_rdf_file(name, fmt, graph=graph))
