@@ -9,6 +9,7 @@ triples every export holds.
 from __future__ import annotations
 
 import json
+from typing import TypedDict
 
 import pyoxigraph
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolutions
@@ -114,8 +115,20 @@ def refresh_description(store: GraphStore, iris: Iris) -> None:
     store.replace_graphs({g: quads + [counted]})
 
 
-def read_description(store: GraphStore, iris: Iris) -> dict[str, object]:
-    """The dataset description as plain values: triples, generation time, counts per class."""
+class Description(TypedDict):
+    """The dataset description as ``kg info`` shows it."""
+
+    triples: int
+    generatedAt: str | None
+    counts: dict[str, int]  # instances per class (local name)
+
+
+def read_description(store: GraphStore, iris: Iris) -> Description:
+    """The dataset description as plain values: triples, generation time, counts per class.
+
+    >>> read_description(GraphStore(), Iris())
+    {'triples': 0, 'generatedAt': None, 'counts': {}}
+    """
     rows = store.select(
         f"""SELECT ?cls ?n WHERE {{ GRAPH ?g {{ ?d {VOID.classPartition} ?part .
               ?part {VOID.term('class')} ?cls ; {VOID.entities} ?n }} }}""",
