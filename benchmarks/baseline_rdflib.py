@@ -74,13 +74,13 @@ def kg_quads(catalog: str | Path, edges_file: str | Path, limit: int | None = No
         yield from shared
     for position, edge in enumerate(edges):
         yield from relation_quads(edge, position, iris)
-    yield from _module("kg.ingestion").ontology_quads(iris)  # queries read labels and notations from it
+    yield from _module("kg.description").ontology_quads(iris)  # queries read labels and notations from it
 
 
 def _module(name: str) -> Any:
     import importlib
 
-    return importlib.import_module(name)  # kg.ingest and kg.validate are also functions of kg
+    return importlib.import_module(name)  # kg.validate is also a function of kg
 
 
 def write_ntriples(quads: Iterable[Any], path: str | Path) -> int:

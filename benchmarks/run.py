@@ -199,7 +199,7 @@ def with_alarm(seconds: float, func: Callable[[], Any]) -> Any:
 
 
 def _module(name: str) -> Any:
-    """A kg submodule (``kg.ingest``, ``kg.validate`` are also functions of the package)."""
+    """A kg submodule, by name (``kg.validate`` is also a function of the package)."""
     import importlib
 
     return importlib.import_module(name)
@@ -242,7 +242,7 @@ def stage_ingest(spec: dict) -> dict:
 
     out = measure(run)
     out["streamed"] = os.path.getsize(spec["catalog"]) >= STREAM_MIN_BYTES
-    out["quads"] = ingest.read_description(holder["store"], _iris())["triples"]
+    out["quads"] = _module("kg.description").read_description(holder["store"], _iris())["triples"]
     out["store_bytes"] = _du(spec["store"])
     return out
 
@@ -1081,11 +1081,11 @@ def _profile_buckets(profile: dict, what: str) -> list[tuple[str, float]]:
             if file.startswith("json/") or func in ("_no_duplicate_keys", "_finite", "_integer") \
                     or "raw_decode" in func or "scan_once" in func:
                 return "JSON parsing"
-            if file.startswith("kg/mapping.py") or file.startswith("kg/normalise/") or file.startswith("kg/vocab.py") \
+            if file.startswith(("kg/mapping/", "kg/normalise", "kg/vocab.py")) \
                     or "pyoxigraph.Quad" in func or "pyoxigraph.Literal" in func or "pyoxigraph.NamedNode" in func:
                 return "mapping records to quads"
-            if file.startswith("kg/records.py") or file.startswith("kg/ingest.py") or file.startswith("kg/sources.py"):
-                return "checking records (kg.records, kg.ingest, kg.sources)"
+            if file.startswith(("kg/records.py", "kg/ingestion.py", "kg/sources/")):
+                return "checking records (kg.records, kg.ingestion, kg.sources)"
             return "other"
         if file.startswith("pyshacl/"):
             return "pySHACL"

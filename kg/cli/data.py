@@ -32,8 +32,17 @@ def _ingest_options(p: argparse.ArgumentParser) -> None:
 
 
 def options_ingest(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders, or - for stdin")
+    from ..sources import RDF_FORMATS
+
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="catalog JSON files, folders, JSON Lines, - for stdin, or RDF files (.ttl .nt .nq .trig "
+                        ".jsonld .rdf .xml .owl, in any case)")
     _ingest_options(p)
+    p.add_argument("--format", "-f", choices=tuple(RDF_FORMATS), metavar="FORMAT",
+                   help="read the RDF files as this format (" + ", ".join(RDF_FORMATS) + ") instead of by extension")
+    p.add_argument("--graph", metavar="IRI",
+                   help="load the triples of RDF files into this named graph (default: the default graph, "
+                        "as oxigraph load does; dataset formats keep their own named graphs)")
 
 
 def options_build(p: argparse.ArgumentParser) -> None:
@@ -61,11 +70,12 @@ def _report_quarantine(report: "IngestReport", args: argparse.Namespace) -> None
 
 
 def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespace) -> None:
-    from ..ingestion import read_description
+    from ..description import read_description
 
     description = read_description(store, iris(args))
     counts = description["counts"]
-    err(f"ingested {report.records} records and {report.edges} edges from "
+    rdf = f" and {report.rdf_quads} quads of RDF" if report.rdf_quads else ""
+    err(f"ingested {report.records} records and {report.edges} edges{rdf} from "
         f"{len(report.sources)} file(s) in {report.seconds:.2f} s")
     if report.superseded:
         err(f"{len(report.superseded)} record(s) given again in a later file; the later version was kept: "
@@ -78,7 +88,8 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     from ..ingestion import ingest_paths
 
     store = writable_store(args)
-    report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"))
+    report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
+                          format=getattr(args, "format", None), graph=getattr(args, "graph", None))
     _report_quarantine(report, args)
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK
     if report.wrote_nothing:
