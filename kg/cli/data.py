@@ -32,7 +32,7 @@ def _ingest_options(p: argparse.ArgumentParser) -> None:
 
 
 def options_ingest(p: argparse.ArgumentParser) -> None:
-    from ..sources import RDF_FORMATS
+    from ..sources.rdf import RDF_FORMATS
 
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="catalog JSON files, folders, JSON Lines, - for stdin, or RDF files (.ttl .nt .nq .trig "
@@ -74,14 +74,16 @@ def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespa
 
     description = read_description(store, iris(args))
     counts = description["counts"]
-    rdf = f" and {report.rdf_quads} quads of RDF" if report.rdf_quads else ""
-    err(f"ingested {report.records} records and {report.edges} edges{rdf} from "
-        f"{len(report.sources)} file(s) in {report.seconds:.2f} s")
+    parts = [f"{report.records} records and {report.edges} edges"] if report.records or report.edges \
+        or not report.rdf_quads else []
+    if report.rdf_quads:
+        parts.append(f"{report.rdf_quads} quads of RDF")
+    err(f"ingested {' and '.join(parts)} from {len(report.sources)} file(s) in {report.seconds:.2f} s")
     if report.superseded:
         err(f"{len(report.superseded)} record(s) given again in a later file; the later version was kept: "
             + ", ".join(report.superseded[:5]))
-    err(f"store: {description['triples']} triples; "
-        + ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n))
+    classes = ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n)
+    err(f"store: {description['triples']} triples" + (f"; {classes}" if classes else ""))
 
 
 def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
