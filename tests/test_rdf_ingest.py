@@ -15,7 +15,7 @@ import kg.sources.rdf as rdf
 from kg.cli import EXIT_INPUT, main
 from kg.description import read_description
 from kg.errors import SourceError, UsageError
-from kg.export import export
+from kg.exports import export
 from kg.ingestion import ingest_paths
 from kg.sources import read_rdf_file
 from kg.store import GraphStore
