@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import anyio
+import httpx
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client
@@ -278,7 +279,7 @@ def test_analyze_ranks_the_top_systems_by_the_first_measure(session, catalog):
 
 
 # ---------------------------------------------------------------------------
-# streamable HTTP and the command line
+# streamable HTTP (loopback only) and the command line
 
 
 def test_streamable_http_serves_the_same_tools(store_dir):
@@ -298,6 +299,15 @@ def test_streamable_http_serves_the_same_tools(store_dir):
         names, result = anyio.run(talk)
         assert {q.name for q in listing()} | OWN_TOOLS == names
         assert not result.is_error and result.structured_content["rows"][0]["id"] == "mem0--mem0-ai"
+        # DNS rebinding: a page elsewhere that makes the browser call 127.0.0.1 is turned away
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "test", "version": "1"}}}
+        accept = {"Accept": "application/json, text/event-stream"}
+        foreign_host = httpx.post(found.group(0), json=initialize, headers={**accept, "Host": "evil.example"})
+        foreign_origin = httpx.post(found.group(0), json=initialize,
+                                    headers={**accept, "Origin": "http://evil.example"})
+        assert (foreign_host.status_code, foreign_origin.status_code) == (421, 403)
     finally:
         proc.terminate()
         proc.wait(10)

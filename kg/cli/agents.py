@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 
 from ..errors import StoreError, UsageError
 from .common import EXIT_OK, err, positive
@@ -44,6 +45,9 @@ def run_mcp(args: argparse.Namespace) -> int:
                        workers=args.workers)
     limits = f"{args.timeout:g} s timeout, max {args.max_rows} rows, read-only"
     if not args.http:
+        if sys.stdin.isatty():
+            err("kg mcp: note: an MCP client starts this command and talks to it over stdin and stdout "
+                "(see the README); --http serves clients that connect by URL")
         transports.serve_stdio(config, ready=lambda tools: err(
             f"kg mcp: {len(tools.definitions)} tools over stdio ({limits})"))
         return EXIT_OK
