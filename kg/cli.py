@@ -264,15 +264,6 @@ def cmd_query(args: argparse.Namespace) -> int:
         store = _open_store(args, create=False)
     else:
         store = GraphStore.open_existing(args.store, read_only=True)
-    if query.path.parent != queries.QUERIES_DIR:
-        # a user's .rq file: refuse SERVICE and remote FROM before pyoxigraph (which would
-        # fetch them) sees it; the bundled queries are ours and need no check
-        from .serve import QueryRefused, check_query
-
-        try:
-            check_query(query.text, {g.value for g in store.named_graphs()})
-        except QueryRefused as err:
-            raise QueryError(f"{query.path}: {err}") from None
     result = queries.run(store, query, params, _iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK

@@ -15,7 +15,6 @@ swapped in a single transaction, so a crash leaves each graph either old or new.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
@@ -25,6 +24,7 @@ from pyoxigraph import (
 )
 
 from .errors import QueryError, StoreError
+from .sparql.binding import bind
 
 DEFAULT_STORE = "kg-store"
 
@@ -159,11 +159,12 @@ class GraphStore:
               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Run a SPARQL query with values bound to variables (never pasted into the text).
 
-        With ``union`` the default graph is the union of all named graphs; a query's
-        own dataset (FROM / FROM NAMED, given as ``default_graph`` / ``named_graphs``)
-        replaces it.
+        ``bindings`` maps variable names to IRIs or literals, bound as constants throughout
+        the query (:func:`kg.sparql.binding.bind`). With ``union`` the default graph is
+        the union of all named graphs; a query's own dataset (FROM / FROM NAMED, or
+        ``default_graph`` / ``named_graphs`` here) replaces it.
         """
-        text = bind_values(sparql, bindings) if bindings else sparql
+        text = bind(sparql, bindings) if bindings else sparql
         kwargs: dict[str, Any] = {}
         if default_graph is not None or named_graphs is not None:
             if default_graph is not None:
@@ -205,77 +206,6 @@ class GraphStore:
         if prefixes and fmt in ("turtle", "trig"):
             kwargs["prefixes"] = dict(prefixes)
         return self._store.dump(output, **kwargs)
-
-
-_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _where_brace(sparql: str) -> int:
-    """Index of the opening brace of the query's top-level WHERE group, or -1.
-
-    Skips comments, strings and IRIs, and a CONSTRUCT template.
-    """
-    i, depth, last_word, form = 0, 0, "", ""
-    n = len(sparql)
-    while i < n:
-        ch = sparql[i]
-        if ch == "#":
-            i = sparql.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if ch in "\"'":
-            quote = ch * 3 if sparql.startswith(ch * 3, i) else ch
-            j = i + len(quote)
-            while j < n and not sparql.startswith(quote, j):
-                j += 2 if sparql[j] == "\\" else 1
-            i = j + len(quote)
-            continue
-        if ch == "<" and depth == 0:
-            j = sparql.find(">", i)
-            if j > 0 and not any(c in sparql[i + 1:j] for c in " \n{}"):
-                i = j + 1
-                continue
-        if ch.isalpha() or ch == "_":
-            m = _WORD.match(sparql, i)
-            word = m.group(0).upper()
-            if not form and word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-                form = word
-            if sparql[i - 1:i] not in ("?", "$", ":"):
-                last_word = word
-            i = m.end()
-            continue
-        if ch == "{":
-            if depth == 0 and (last_word == "WHERE" or form in ("SELECT", "ASK")):
-                return i
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        i += 1
-    return -1
-
-
-def bind_values(sparql: str, bindings: Mapping[str, Any]) -> str:
-    """``sparql`` with a VALUES block binding ``bindings`` at the top of its WHERE group.
-
-    Terms are written by pyoxigraph's serialiser (``str(term)``), which escapes them,
-    so a parameter value can never change the query's structure.
-
-    >>> from pyoxigraph import Literal
-    >>> print(bind_values('SELECT ?s WHERE { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
-    SELECT ?s WHERE { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
-    """
-    for name, term in bindings.items():
-        if not _VARIABLE.match(name):
-            raise QueryError(f"not a SPARQL variable name: {name!r}")
-        if not isinstance(term, (NamedNode, Literal)):
-            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
-    at = _where_brace(sparql)
-    if at < 0:
-        raise QueryError("cannot bind parameters: the query has no WHERE group")
-    names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(str(term) for term in bindings.values())
-    return f"{sparql[:at + 1]} VALUES ({names}) {{ ({values}) }}{sparql[at + 1:]}"
 
 
 def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode],
