@@ -102,7 +102,7 @@ def check_query(text: str, local_graphs: set[str]) -> CheckedQuery:
     nodes = list(_walk(algebra)) + list(_walk(parsed))
     _refuse_service(nodes, words)
     datasets = [n for n in nodes if n.name == "DatasetClause"]
-    _check_graphs({str(n.get("default") or n.get("named")) for n in datasets}, local_graphs, "FROM")
+    _check_graphs({_dataset_iri(n) for n in datasets}, local_graphs, "FROM")
     return CheckedQuery(form=_FORMS.get(algebra.name, algebra.name), has_dataset=bool(datasets))
 
 
@@ -249,6 +249,12 @@ def _walk(node: Any) -> Iterable[Any]:
             stack.extend(item.values())
         elif isinstance(item, (list, tuple, set, frozenset)):
             stack.extend(item)
+
+
+def _dataset_iri(clause: Any) -> str:
+    """The graph a DatasetClause names (CompValue.get gives the key back for a missing
+    key, so ``get("default")`` of a FROM NAMED clause would be the text 'default')."""
+    return str(clause["default"] if "default" in clause else clause["named"])
 
 
 def _refuse_service(nodes: list[Any], words: set[str]) -> None:
