@@ -16,17 +16,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, cast
 
 from pyoxigraph import (
-    DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
+    BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
     Store,
 )
 
 from .errors import QueryError, StoreError
 from .sparql.binding import bind
+from .sparql.lexer import has_keyword
 
 DEFAULT_STORE = "kg-store"
+# pyoxigraph raises OSError for I/O, RuntimeError for a write to a read-only store or a
+# snapshot into a folder that exists
+_WRITE_ERRORS = (OSError, RuntimeError)
 
 FORMATS: dict[str, RdfFormat] = {
     "turtle": RdfFormat.TURTLE,
@@ -88,14 +92,14 @@ class GraphStore:
         # part of it written. It is used here only on graphs that did not exist before.
         try:
             self._store.bulk_extend(quads) if len(quads) > 2000 else self._store.extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
         try:
             self._store.extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
@@ -103,7 +107,7 @@ class GraphStore:
         failure part-way can leave part of them written)."""
         try:
             self._store.bulk_extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def backup(self, folder: str | os.PathLike) -> None:
@@ -113,13 +117,13 @@ class GraphStore:
             raise StoreError("an in-memory store has no snapshot on disk")
         try:
             self._store.backup(str(folder))
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot snapshot the store into {folder}: {err}") from None
 
     def _update(self, text: str) -> None:
         try:
             self._store.update(text)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def update(self, text: str) -> None:
@@ -136,7 +140,9 @@ class GraphStore:
         return self._store.contains_named_graph(graph)
 
     def named_graphs(self) -> list[NamedNode]:
-        return sorted(self._store.named_graphs(), key=lambda g: g.value)
+        # kg names its graphs with IRIs; a blank-node graph name (from a loaded TriG
+        # file) sorts and reads (``.value``) the same way
+        return sorted(cast(Iterator[NamedNode], self._store.named_graphs()), key=lambda g: g.value)
 
     def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
         return self._store.quads_for_pattern(None, None, None, graph)
@@ -161,7 +167,7 @@ class GraphStore:
 
         ``bindings`` maps variable names to IRIs or literals, bound as constants throughout
         the query (:func:`kg.sparql.binding.bind`). With ``union`` the default graph is
-        the union of all named graphs; a query's own dataset (FROM / FROM NAMED, or
+        the union of all graphs; a query's own dataset (FROM / FROM NAMED, or
         ``default_graph`` / ``named_graphs`` here) replaces it.
         """
         text = bind(sparql, bindings) if bindings else sparql
@@ -171,7 +177,8 @@ class GraphStore:
                 kwargs["default_graph"] = default_graph
             if named_graphs is not None:
                 kwargs["named_graphs"] = named_graphs
-        else:
+        elif not has_keyword(text, "FROM"):
+            # pyoxigraph lets use_default_graph_as_union override a query's FROM clauses
             kwargs["use_default_graph_as_union"] = union
         try:
             return self._store.query(text, **kwargs)
@@ -216,7 +223,7 @@ def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[Named
     them: no value is pasted into the update as raw text.
     """
     parts = [f"DROP SILENT GRAPH {g}" for g in existing]
-    grouped: dict[NamedNode, list[Quad]] = {g: list(q) for g, q in graphs.items()}
+    grouped: dict[NamedNode | BlankNode | DefaultGraph, list[Quad]] = {g: list(q) for g, q in graphs.items()}
     for quad in additions:
         grouped.setdefault(quad.graph_name, []).append(quad)
     body = []
