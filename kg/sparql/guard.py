@@ -102,7 +102,7 @@ def check_query(text: str, local_graphs: set[str]) -> CheckedQuery:
     nodes = list(_walk(algebra)) + list(_walk(parsed))
     _refuse_service(nodes, words)
     datasets = [n for n in nodes if n.name == "DatasetClause"]
-    _check_graphs({_dataset_iri(n) for n in datasets}, local_graphs, "FROM")
+    check_graphs({_dataset_iri(n) for n in datasets}, local_graphs, "FROM")
     return CheckedQuery(form=_FORMS.get(algebra.name, algebra.name), has_dataset=bool(datasets))
 
 

@@ -6,7 +6,7 @@ runs later says what is wrong with it. It knows what a naive scan gets wrong:
 
 - ``#`` starts a comment, except inside an IRI (``<https://e.org/a#b>``), a string
   or an escaped local name (``ex:a\\#b``);
-- strings have four quotes (``'``, ``"``, ``'''``, ``\"\"\"``) and backslash escapes;
+- strings come in four quotings (``'``, ``"``, ``'''``, ``\"\"\"``) with backslash escapes;
   a long string may hold lone quotes and end in up to two more;
 - ``<`` opens an IRI, except in an expression right after an operand, where it is
   the comparison operator (``FILTER(?a<?b && ?c>?d)``);
