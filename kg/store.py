@@ -15,18 +15,22 @@ swapped in a single transaction, so a crash leaves each graph either old or new.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, cast
 
 from pyoxigraph import (
-    DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
+    BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
     Store,
 )
 
 from .errors import QueryError, StoreError
+from .sparql.binding import bind
+from .sparql.lexer import has_keyword
 
 DEFAULT_STORE = "kg-store"
+# pyoxigraph raises OSError for I/O, RuntimeError for a write to a read-only store or a
+# snapshot into a folder that exists
+_WRITE_ERRORS = (OSError, RuntimeError)
 
 FORMATS: dict[str, RdfFormat] = {
     "turtle": RdfFormat.TURTLE,
@@ -88,14 +92,14 @@ class GraphStore:
         # part of it written. It is used here only on graphs that did not exist before.
         try:
             self._store.bulk_extend(quads) if len(quads) > 2000 else self._store.extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
         try:
             self._store.extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
@@ -103,7 +107,7 @@ class GraphStore:
         failure part-way can leave part of them written)."""
         try:
             self._store.bulk_extend(quads)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def backup(self, folder: str | os.PathLike) -> None:
@@ -113,13 +117,13 @@ class GraphStore:
             raise StoreError("an in-memory store has no snapshot on disk")
         try:
             self._store.backup(str(folder))
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot snapshot the store into {folder}: {err}") from None
 
     def _update(self, text: str) -> None:
         try:
             self._store.update(text)
-        except OSError as err:
+        except _WRITE_ERRORS as err:
             raise StoreError(f"cannot write to the store: {err}") from None
 
     def update(self, text: str) -> None:
@@ -136,7 +140,9 @@ class GraphStore:
         return self._store.contains_named_graph(graph)
 
     def named_graphs(self) -> list[NamedNode]:
-        return sorted(self._store.named_graphs(), key=lambda g: g.value)
+        # kg names its graphs with IRIs; a blank-node graph name (from a loaded TriG
+        # file) sorts and reads (``.value``) the same way
+        return sorted(cast(Iterator[NamedNode], self._store.named_graphs()), key=lambda g: g.value)
 
     def quads(self, graph: NamedNode | DefaultGraph | None = None) -> Iterator[Quad]:
         return self._store.quads_for_pattern(None, None, None, graph)
@@ -159,18 +165,20 @@ class GraphStore:
               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Run a SPARQL query with values bound to variables (never pasted into the text).
 
-        With ``union`` the default graph is the union of all named graphs; a query's
-        own dataset (FROM / FROM NAMED, given as ``default_graph`` / ``named_graphs``)
-        replaces it.
+        ``bindings`` maps variable names to IRIs or literals, bound as constants throughout
+        the query (:func:`kg.sparql.binding.bind`). With ``union`` the default graph is
+        the union of all graphs; a query's own dataset (FROM / FROM NAMED, or
+        ``default_graph`` / ``named_graphs`` here) replaces it.
         """
-        text = bind_values(sparql, bindings) if bindings else sparql
+        text = bind(sparql, bindings) if bindings else sparql
         kwargs: dict[str, Any] = {}
         if default_graph is not None or named_graphs is not None:
             if default_graph is not None:
                 kwargs["default_graph"] = default_graph
             if named_graphs is not None:
                 kwargs["named_graphs"] = named_graphs
-        else:
+        elif not has_keyword(text, "FROM"):
+            # pyoxigraph lets use_default_graph_as_union override a query's FROM clauses
             kwargs["use_default_graph_as_union"] = union
         try:
             return self._store.query(text, **kwargs)
@@ -207,77 +215,6 @@ class GraphStore:
         return self._store.dump(output, **kwargs)
 
 
-_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _where_brace(sparql: str) -> int:
-    """Index of the opening brace of the query's top-level WHERE group, or -1.
-
-    Skips comments, strings and IRIs, and a CONSTRUCT template.
-    """
-    i, depth, last_word, form = 0, 0, "", ""
-    n = len(sparql)
-    while i < n:
-        ch = sparql[i]
-        if ch == "#":
-            i = sparql.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if ch in "\"'":
-            quote = ch * 3 if sparql.startswith(ch * 3, i) else ch
-            j = i + len(quote)
-            while j < n and not sparql.startswith(quote, j):
-                j += 2 if sparql[j] == "\\" else 1
-            i = j + len(quote)
-            continue
-        if ch == "<" and depth == 0:
-            j = sparql.find(">", i)
-            if j > 0 and not any(c in sparql[i + 1:j] for c in " \n{}"):
-                i = j + 1
-                continue
-        if ch.isalpha() or ch == "_":
-            m = _WORD.match(sparql, i)
-            word = m.group(0).upper()
-            if not form and word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-                form = word
-            if sparql[i - 1:i] not in ("?", "$", ":"):
-                last_word = word
-            i = m.end()
-            continue
-        if ch == "{":
-            if depth == 0 and (last_word == "WHERE" or form in ("SELECT", "ASK")):
-                return i
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        i += 1
-    return -1
-
-
-def bind_values(sparql: str, bindings: Mapping[str, Any]) -> str:
-    """``sparql`` with a VALUES block binding ``bindings`` at the top of its WHERE group.
-
-    Terms are written by pyoxigraph's serialiser (``str(term)``), which escapes them,
-    so a parameter value can never change the query's structure.
-
-    >>> from pyoxigraph import Literal
-    >>> print(bind_values('SELECT ?s WHERE { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
-    SELECT ?s WHERE { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
-    """
-    for name, term in bindings.items():
-        if not _VARIABLE.match(name):
-            raise QueryError(f"not a SPARQL variable name: {name!r}")
-        if not isinstance(term, (NamedNode, Literal)):
-            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
-    at = _where_brace(sparql)
-    if at < 0:
-        raise QueryError("cannot bind parameters: the query has no WHERE group")
-    names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(str(term) for term in bindings.values())
-    return f"{sparql[:at + 1]} VALUES ({names}) {{ ({values}) }}{sparql[at + 1:]}"
-
-
 def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode],
                     additions: list[Quad]) -> str:
     """One SPARQL Update dropping ``existing`` and inserting ``graphs`` and ``additions``.
@@ -286,7 +223,7 @@ def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[Named
     them: no value is pasted into the update as raw text.
     """
     parts = [f"DROP SILENT GRAPH {g}" for g in existing]
-    grouped: dict[NamedNode, list[Quad]] = {g: list(q) for g, q in graphs.items()}
+    grouped: dict[NamedNode | BlankNode | DefaultGraph, list[Quad]] = {g: list(q) for g, q in graphs.items()}
     for quad in additions:
         grouped.setdefault(quad.graph_name, []).append(quad)
     body = []
