@@ -202,7 +202,7 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
 # used, not at every start of the command line: ``kg.validate`` and the others below are
 # looked up on first access (PEP 562).
 _LAZY = {
-    "validate": "validate", "ValidationReport": "validate", "push": "push", "PushReport": "push",
+    "validate": "validation", "ValidationReport": "validation", "push": "push", "PushReport": "push",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -211,7 +211,7 @@ if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
     from .push import PushReport, push
     from .serve import App
-    from .validate import ValidationReport, validate
+    from .validation import ValidationReport, validate
 
 
 def __getattr__(name: str) -> Any:

@@ -157,7 +157,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     status = cmd_ingest(args)
     if not args.no_validate and getattr(args, "ingested_store", None) is not None:
-        from .validate import text_report, validate
+        from .validation import text_report, validate
 
         report = validate(args.ingested_store, _iris(args), progress=_progress_printer("validate"))
         sys.stderr.write(_paint_report(text_report(report), _colour_on(sys.stderr, args)))
@@ -200,7 +200,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .validate import load_rdf_files, text_report, validate, validate_monolithic
+    from .validation import load_rdf_files, text_report, validate, validate_monolithic
 
     iris = _iris(args)
     if args.jobs is not None and args.jobs < 1:

@@ -20,7 +20,7 @@ from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS
 from kg.ingest import ingest_paths
 from kg.sources import bundled_paths
 from kg.store import GraphStore
-from kg.validate import (
+from kg.validation import (
     load_rdf_files, load_rules, revalidate, shapes_graph, shapes_text, text_report, validate, validate_monolithic,
 )
 from kg.vocab import KG_NS, ONTOLOGY_FILE, SHAPES_NS, Iris
