@@ -111,12 +111,8 @@ def our_part_quads(store: GraphStore, iris: Iris, plan: ReadPlan, kind: str, gra
     if kind == "records":
         # only the shared resources these records reach: the shared graph grows with the
         # catalog, and loading all of it into every part made the cost per record grow with it
-        return _reached_first(own, shared)
+        return reached(own, shared) + own
     return [q for quads in shared.values() for q in quads] + own  # every shared resource, once
-
-
-def _reached_first(own: list[Any], shared: dict[Any, list[Any]]) -> list[Any]:
-    return reached(own, shared) + own
 
 
 def rest_homes(store: GraphStore, iris: Iris, graphs: Sequence[str]) -> list[str]:
@@ -139,8 +135,8 @@ def closure_quads(store: GraphStore, homes: Sequence[str], plan: SplitPlan,
             todo += [q.subject for q in store.match(None, RDF.type, NamedNode(cls), graph)]
         for predicate in plan.subjects_of:
             todo += [q.subject for q in store.match(None, NamedNode(predicate), None, graph)]
-        for predicate in plan.objects_of:
-            todo += [q.object for q in store.match(None, NamedNode(predicate), None, graph)]
+        for predicate in plan.objects_of:  # the subject: the target triple is part of its description
+            todo += [q.subject for q in store.match(None, NamedNode(predicate), None, graph)]
     seen = set(todo)
     found: list[Any] = []
     while todo:

@@ -11,8 +11,9 @@ graph holds it. That is provably enough when the shapes
 
 * select focus nodes by sh:targetClass (or implicit class targets),
   sh:targetSubjectsOf and sh:targetObjectsOf only: found from triples, so each
-  focus node is found in the part of the graph holding its target triple, and a
-  part never finds one the whole graph lacks;
+  focus node is found in the part of the graph holding its target triple (the
+  subject of that triple starts the walk, so the triple itself is in the part),
+  and a part never finds one the whole graph lacks (a part is a subset of it);
 * walk paths forward only (no sh:inversePath anywhere): what a check reads about a
   node are triples with that node as subject, all in the part.
 
