@@ -117,7 +117,8 @@ def make_result(owner: Owner, rule: str, focus: str, path: str | None, value: st
 class ValidationReport:
     """The results of one validation run, with what was checked and how long it took.
 
-    ``shapes``: the user's shapes files when the run checked those instead of ours;
+    ``shapes``: the user's shapes files when the run checked those instead of ours
+    (``shapes_graph``: as parsed, for the result paths of the Turtle report);
     ``notes``: what the reader should know about how the run was made (a whole-graph
     run instead of the split one, stock pySHACL in the workers).
     """
@@ -132,6 +133,7 @@ class ValidationReport:
     timings: dict[str, float] = field(default_factory=dict)
     shapes: list[str] | None = None
     notes: list[str] = field(default_factory=list)
+    shapes_graph: rdflib.Graph | None = field(default=None, repr=False, compare=False)  # the user's, parsed
     def count(self, severity: str) -> int:
         return sum(1 for r in self.results if r.severity == severity)
 
@@ -248,11 +250,9 @@ def report_graph_turtle(report: ValidationReport, iris: Iris) -> bytes:
 
 
 def _shapes_of(report: ValidationReport, iris: Iris) -> rdflib.Graph:
-    if report.shapes:
-        from .user_shapes import load_shapes
-
-        return load_shapes(report.shapes).graph
-    return shapes_graph(iris)
+    if report.shapes_graph is not None:
+        return report.shapes_graph
+    return shapes_graph(iris) if not report.shapes else rdflib.Graph()
 
 
 def _shape_term(rule: Rule | None, name: str) -> Any:

@@ -88,7 +88,8 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     return finish(run.results + catalog, rules, records=len(records) if records is not None else len(known),
                   relations=_count_relations(store), seconds=time.perf_counter() - started, mode="split",
                   scope=sorted(records) if records is not None else None, timings=timings,
-                  shapes=list(own.files) if own is not None else None, notes=run.notes)
+                  shapes=list(own.files) if own is not None else None,
+                  shapes_graph=own.graph if own is not None else None, notes=run.notes)
 
 
 def _for_workers(own: UserShapes | None) -> OwnShapes | None:
@@ -106,7 +107,8 @@ def _whole_graph_run(store: GraphStore, iris: Iris, own: UserShapes, started: fl
     results = stock_results(graph, own.graph, iris, own.names)
     note = f"the shapes are not provably record-local ({own.reason}): one pySHACL run over the whole graph"
     return finish(results, own.rules, records=records, relations=_count_relations(store),
-                  seconds=time.perf_counter() - started, mode="monolithic", shapes=list(own.files), notes=[note])
+                  seconds=time.perf_counter() - started, mode="monolithic", shapes=list(own.files),
+                  shapes_graph=own.graph, notes=[note])
 
 
 def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[str],
@@ -165,7 +167,7 @@ def validate_monolithic(data: GraphStore | rdflib.Graph, iris: Iris | None = Non
     results = results_from_report_graph(report_graph, shapes_g, iris, own.names if own is not None else None)
     systems = len(set(graph.subjects(_RDF_TYPE, URIRef(KG_NS + "System"))))
     relations = len(set(graph.subjects(_RDF_TYPE, URIRef(KG_NS + "Relation"))))
-    extra: dict[str, Any] = {"shapes": list(own.files)} if own is not None else {}
+    extra: dict[str, Any] = {"shapes": list(own.files), "shapes_graph": own.graph} if own is not None else {}
     return finish(results, rules, records=systems, relations=relations,
                   seconds=time.perf_counter() - started, mode="monolithic",
                   timings={"load_s": round(loaded, 3)}, **extra)
