@@ -220,11 +220,11 @@ def _schema(store: GraphStore) -> list[tuple[str, str]]:
         f"FILTER(isIRI(?sub) && isIRI(?sup)) }}")]
 
 
-def _setup(store: GraphStore, iris: Iris, own: OwnShapes | None) -> Setup:
+def _setup(store: GraphStore, iris: Iris, own: OwnShapes | None, fast: bool) -> Setup:
     if own is not None:
-        return Setup(iris.base, read_plan(own.graph()), own=own, fast=True)
+        return Setup(iris.base, read_plan(own.graph()), own=own, fast=fast)
     schema = _schema(store)
-    return Setup(iris.base, our_read_plan(iris.base).with_subclasses(schema), schema, fast=True)
+    return Setup(iris.base, our_read_plan(iris.base).with_subclasses(schema), schema, fast=fast)
 
 
 def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = None,
@@ -239,49 +239,54 @@ def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | No
     if jobs is None:  # a pool pays off from a few parts on (starting one costs about half a second)
         jobs = min(os.cpu_count() or 1, len(parts) // 2 or 1)
     jobs = max(1, min(jobs, len(parts)))
-    prepared = time.perf_counter()
-    setup = _setup(store, iris, own)
+    started = time.perf_counter()
+    version = speedups.installed_version() if jobs > 1 else None
+    setup = _setup(store, iris, own, fast=version is not None and speedups.supported(version))
     lazy = lazy_triples(store, setup.plan) if own is None else {}
     shared_lazy = lazy.get(iris.shared_graph.value, [])
 
     def lazy_of(graphs: list[str]) -> bytes:
         return "".join(shared_lazy + [t for g in graphs for t in lazy.get(g, [])]).encode("utf-8")
 
-    results: list[Result] = []
-    cpu = 0.0
+    finished = _Finished(len(parts), progress)
     notes: list[str] = []
     if jobs == 1:
         checker = PartChecker(setup, store, fast=False)
-        tasks: list[Task] = [(kind, graphs, None, lazy_of(graphs)) for kind, graphs in parts]
-        prepared = time.perf_counter() - prepared
-        for done, task in enumerate(tasks, start=1):
-            found, spent = checker.check(task)
-            results += found
-            cpu += spent
-            if progress:
-                progress(done, len(tasks))
+        finished.prepared = time.perf_counter() - started
+        for kind, graphs in parts:
+            finished.add(checker.check((kind, graphs, None, lazy_of(graphs))))
     else:
-        version = speedups.installed_version()
-        note = speedups.note(version)
-        if note:
-            notes.append(note)
-        setup = Setup(setup.base, setup.plan, setup.schema, setup.own, fast=speedups.supported(version))
+        note = speedups.note(version or "")
+        notes += [note] if note else []
         with snapshot(store) as path:
-            tasks = [(kind, graphs, None if path else _part_payload(store, iris, setup, kind, graphs),
-                      lazy_of(graphs)) for kind, graphs in parts]
-            prepared = time.perf_counter() - prepared
+            tasks: list[Task] = [(kind, graphs, None if path else _part_payload(store, iris, setup, kind, graphs),
+                                  lazy_of(graphs)) for kind, graphs in parts]
+            finished.prepared = time.perf_counter() - started
             # a process pool that breaks (instead of respawning) when a worker cannot start
             with ProcessPoolExecutor(jobs, mp_context=_start_method(), initializer=_worker_init,
                                      initargs=(path, setup)) as pool:
-                futures = [pool.submit(_check_in_worker, task) for task in tasks]
-                for done, future in enumerate(as_completed(futures), start=1):
-                    found, spent = future.result()
-                    results += found
-                    cpu += spent
-                    if progress:
-                        progress(done, len(tasks))
-    return PartRun(results, {"record_parts": len(parts), "jobs": jobs, "prepare_s": round(prepared, 3),
-                             "worker_cpu_s": round(cpu, 3)}, notes)
+                for future in as_completed([pool.submit(_check_in_worker, task) for task in tasks]):
+                    finished.add(future.result())
+    return PartRun(finished.results, {"record_parts": len(parts), "jobs": jobs,
+                                      "prepare_s": round(finished.prepared, 3),
+                                      "worker_cpu_s": round(finished.cpu, 3)}, notes)
+
+
+class _Finished:
+    """The results of the parts as they finish, their CPU time, and the progress callback."""
+
+    def __init__(self, total: int, progress: Callable[[int, int], None] | None) -> None:
+        self.total, self.progress = total, progress
+        self.results: list[Result] = []
+        self.cpu = self.prepared = 0.0
+        self.done = 0
+
+    def add(self, part: tuple[list[Result], float]) -> None:
+        self.results += part[0]
+        self.cpu += part[1]
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total)
 
 
 def _part_payload(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str]) -> bytes:
