@@ -27,11 +27,14 @@ my:CitedBySomeone sh:targetClass kg:System ;
     sh:property [ sh:path [ sh:inversePath kg:cites ] ; sh:minCount 1 ; sh:severity sh:Info ] .
 """
 
-OBJECTS = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+MORE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix kg: <https://w3id.org/agent-landscape/ontology#> .
 @prefix my: <https://example.org/my-shapes#> .
+@prefix schema: <https://schema.org/> .
 my:EdgeTargets sh:targetObjectsOf kg:target ;
     sh:class kg:System ; sh:property [ sh:path kg:tier ; sh:minCount 1 ; sh:maxInclusive 4 ] .
+my:Organisations sh:targetClass schema:Organization ;  # vendors and venues: subclasses, in the ontology
+    sh:property [ sh:path kg:vendorKey ; sh:minCount 1 ] .
 """
 
 
@@ -78,10 +81,13 @@ def test_the_failing_shapes_report_the_focus_nodes_the_catalog_json_gives(bundle
 
 
 def test_the_split_run_of_own_shapes_equals_one_stock_pyshacl_run(shared_partial_store, iris, tmp_path):
-    objects = _write(tmp_path, "objects.ttl", OBJECTS)
-    for shapes in ([FAILING], [objects], [PASSING, FAILING, objects]):
+    more = _write(tmp_path, "more.ttl", MORE)
+    for shapes in ([FAILING], [more], [PASSING, FAILING, more]):
         monolithic = validate_monolithic(shared_partial_store, iris, shapes=shapes)
         assert monolithic.results, shapes
+        if shapes == [more]:  # objects of a predicate, and instances of subclasses
+            assert {"my:EdgeTargets", "my:EdgeTargets/kg:tier", "my:Organisations/kg:vendorKey"} <= \
+                monolithic.by_rule().keys()
         for jobs in (1, 2):  # in this process (stock pySHACL), and on the pool (sped up)
             split = validate(shared_partial_store, iris, shapes=shapes, jobs=jobs)
             assert split.mode == "split" and split.timings["jobs"] == jobs

@@ -16,7 +16,7 @@ import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode
 
 from ..store import GraphStore
-from ..vocab import RDF, Iris
+from ..vocab import RDF, RDFS, Iris
 from .readplan import ReadPlan
 from .user_shapes import SplitPlan
 
@@ -129,10 +129,11 @@ def closure_quads(store: GraphStore, homes: Sequence[str], plan: SplitPlan,
     """Everything (of the ``read`` predicates; None: all) the union graph says about the nodes reached
     from the focus candidates of ``homes`` along ``plan.traverse``: what the user's shapes need."""
     todo: list[Any] = []
+    classes = _with_subclasses(store, plan.target_classes)
     for home in homes:
         graph = DefaultGraph() if home == DEFAULT_GRAPH else NamedNode(home)
-        for cls in plan.target_classes:
-            todo += [q.subject for q in store.match(None, RDF.type, NamedNode(cls), graph)]
+        for cls in classes:
+            todo += [q.subject for q in store.match(None, RDF.type, cls, graph)]
         for predicate in plan.subjects_of:
             todo += [q.subject for q in store.match(None, NamedNode(predicate), None, graph)]
         for predicate in plan.objects_of:  # the subject: the target triple is part of its description
@@ -151,4 +152,17 @@ def closure_quads(store: GraphStore, homes: Sequence[str], plan: SplitPlan,
             if predicate in plan.traverse and q.object not in seen:
                 seen.add(q.object)
                 todo.append(q.object)
+    return found
+
+
+def _with_subclasses(store: GraphStore, classes: Iterable[str]) -> set[Any]:
+    """``classes`` and their subclasses (rdfs:subClassOf, transitively, in any graph): their
+    instances are SHACL instances of the class, so focus nodes of a class target."""
+    found: set[Any] = {NamedNode(c) for c in classes}
+    todo = list(found)
+    while todo:
+        for q in store.match(None, RDFS.subClassOf, todo.pop(), None):
+            if q.subject not in found:
+                found.add(q.subject)
+                todo.append(q.subject)
     return found

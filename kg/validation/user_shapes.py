@@ -9,7 +9,8 @@ focus candidates (the targets found in its own graphs), then everything about th
 nodes reached from them along the predicates the shapes walk forward, whichever
 graph holds it. That is provably enough when the shapes
 
-* select focus nodes by sh:targetClass (or implicit class targets),
+* select focus nodes by sh:targetClass (or implicit class targets; the instances
+  of its subclasses too, the hierarchy read from every graph),
   sh:targetSubjectsOf and sh:targetObjectsOf only: found from triples, so each
   focus node is found in the part of the graph holding its target triple (the
   subject of that triple starts the walk, so the triple itself is in the part),
