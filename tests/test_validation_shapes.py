@@ -12,6 +12,7 @@ import rdflib
 
 from kg.errors import SourceError, UsageError
 from kg.validation import load_rdf_files, load_shapes, revalidate, text_report, validate, validate_monolithic
+from kg.validation.rules import CROSS_SHAPES
 
 USER = Path(__file__).resolve().parent / "shapes" / "user"
 PASSING, FAILING = str(USER / "catalog.pass.ttl"), str(USER / "catalog.fail.ttl")
@@ -109,6 +110,37 @@ def test_shapes_that_are_not_record_local_run_once_over_the_whole_graph(shared_p
     assert "note: the shapes are not provably record-local" in text_report(report)
     with pytest.raises(UsageError, match="record by record"):
         validate(shared_partial_store, iris, shapes=[path], records=[site_catalog["records"][0]["id"]])
+
+
+def test_shapes_that_are_not_record_local_run_on_the_whole_graph_beside_the_split_ones(shared_partial_store, iris,
+                                                                                      tmp_path):
+    path = _write(tmp_path, "not-local.ttl", NOT_LOCAL)
+    shapes = load_shapes([FAILING, path])
+    assert shapes.split is not None and shapes.whole_graph is not None and shapes.local_graph is not None
+    assert shapes.rules["my:EstablishedTier"].scope == "record"
+    assert shapes.rules["my:LicenceColumn/^dcterms:identifier"].scope == "graph"
+    report = validate(shared_partial_store, iris, shapes=[FAILING, path], jobs=2)
+    assert report.mode == "split" and report.notes and report.notes[-1].startswith("some shapes are not provably")
+    assert report.keys() == validate_monolithic(shared_partial_store, iris, shapes=[FAILING, path]).keys()
+    assert {"my:EstablishedTier", "my:CitedBySomeone/^kg:cites"} <= report.by_rule().keys()
+
+
+def test_our_catalog_wide_rules_among_own_shapes_are_answered_by_their_queries(shared_partial_store, iris,
+                                                                              tmp_path):
+    shapes = load_shapes([str(CROSS_SHAPES), FAILING])
+    ours = {"UniqueSystemIdentifier", "UniqueEdge", "RelationSourceIsSystem", "RelationTargetIsSystem"}
+    assert set(shapes.checks) == ours and all(rule.scope == "catalog" for rule in shapes.checks.values())
+    assert shapes.whole_graph is None and shapes.rules["UniqueEdge"].check == "check-unique-edge"
+    report = validate(shared_partial_store, iris, shapes=[str(CROSS_SHAPES), FAILING])
+    assert report.mode == "split" and report.notes == []
+    assert report.keys() == validate_monolithic(shared_partial_store, iris,
+                                                shapes=[str(CROSS_SHAPES), FAILING]).keys()
+    assert {"RelationSourceIsSystem", "RelationTargetIsSystem"} <= report.by_rule().keys()
+    # changed, a rule of ours is the user's own: its SPARQL constraint runs on the whole graph
+    changed = _write(tmp_path, "changed.ttl", CROSS_SHAPES.read_text(encoding="utf-8").replace(
+        "is given once.", "is given once only."))
+    assert set(load_shapes([changed]).checks) == ours - {"UniqueEdge"}
+    assert "sh:sparql" in load_shapes([changed]).reason
 
 
 def test_own_shapes_check_rdf_files_too(iris, tmp_path):

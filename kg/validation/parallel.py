@@ -37,7 +37,7 @@ from .parts import (by_subject, closure_quads, graph_quads, lazy_triples, our_pa
 from .readplan import ReadPlan, read_plan
 from .report import Result
 from .rules import shapes_graph
-from .user_shapes import SplitPlan
+from .locality import SplitPlan
 
 RECORDS_PER_CALL = 24  # records per pySHACL call: its per-call cost is small, smaller graphs are faster
 _RDFS_SUBCLASS = URIRef(RDFS.subClassOf.value)

@@ -18,7 +18,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode
 from ..store import GraphStore
 from ..vocab import RDF, RDFS, Iris
 from .readplan import ReadPlan
-from .user_shapes import SplitPlan
+from .locality import SplitPlan
 
 DEFAULT_GRAPH = ""  # the name a part uses for the store's default graph
 

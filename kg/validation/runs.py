@@ -22,7 +22,7 @@ from ..errors import UsageError
 from ..queries import QUERIES_DIR
 from ..store import GraphStore
 from ..vocab import KG_NS, RDF, Iris
-from .engine import Converter, results_from_report_graph
+from .engine import Converter, results_from_report_graph, stock_results
 from .parallel import RECORDS_PER_CALL, OwnShapes, check_record_parts
 from .parts import record_ids
 from .report import Owner, Result, ValidationReport, finish, make_result, term_text
@@ -72,14 +72,12 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
         missing = sorted(set(records) - set(known))
         if missing:
             raise UsageError(f"no record {', '.join(missing[:5])} in the store")
-    if own is not None and own.split is None:
-        if records is not None:
-            raise UsageError(f"these shapes cannot be checked record by record ({own.reason}); "
-                             f"leave out the records to check the whole graph")
-        return _whole_graph_run(store, iris, own, started, len(known))
-    rules = own.rules if own is not None else load_rules(iris)
+    if own is not None:
+        return _validate_own(store, iris, own, records, started, len(known), jobs=jobs, per_call=per_call,
+                             progress=progress)
+    rules = load_rules(iris)
     run = check_record_parts(store, iris, ids=records, with_rest=records is None, jobs=jobs,
-                             per_call=per_call, progress=progress, own=_for_workers(own))
+                             per_call=per_call, progress=progress)
     timings = dict(run.timings)
     timings["record_rules_s"] = round(time.perf_counter() - started, 3)
     mark = time.perf_counter()
@@ -87,28 +85,36 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     timings["catalog_rules_s"] = round(time.perf_counter() - mark, 3)
     return finish(run.results + catalog, rules, records=len(records) if records is not None else len(known),
                   relations=_count_relations(store), seconds=time.perf_counter() - started, mode="split",
-                  scope=sorted(records) if records is not None else None, timings=timings,
-                  shapes=list(own.files) if own is not None else None,
-                  shapes_graph=own.graph if own is not None else None, notes=run.notes)
+                  scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
 
 
-def _for_workers(own: UserShapes | None) -> OwnShapes | None:
-    if own is None or own.split is None:
-        return None
-    return OwnShapes(tuple(own.graph), own.names, own.split)
-
-
-def _whole_graph_run(store: GraphStore, iris: Iris, own: UserShapes, started: float,
-                     records: int) -> ValidationReport:
-    """The user's shapes that are not provably record-local: one stock pySHACL run over the whole graph."""
-    from .engine import stock_results
-
-    graph = store_to_rdflib(store)
-    results = stock_results(graph, own.graph, iris, own.names)
-    note = f"the shapes are not provably record-local ({own.reason}): one pySHACL run over the whole graph"
-    return finish(results, own.rules, records=records, relations=_count_relations(store),
-                  seconds=time.perf_counter() - started, mode="monolithic", shapes=list(own.files),
-                  shapes_graph=own.graph, notes=[note])
+def _validate_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
+                  started: float, known: int, **options: Any) -> ValidationReport:
+    """The user's shapes: the record-local ones over record parts, our catalog-wide rules among them by
+    SPARQL, the others in one whole-graph pySHACL run."""
+    if own.whole_graph is not None and records is not None:
+        raise UsageError(f"some of these shapes cannot be checked record by record ({own.reason}); "
+                         f"leave out the records to check the whole graph")
+    results: list[Result] = []
+    timings: dict[str, float] = {}
+    notes: list[str] = []
+    if own.split is not None and own.local_graph is not None:
+        run = check_record_parts(store, iris, ids=records, with_rest=records is None,
+                                 own=OwnShapes(tuple(own.local_graph), own.names, own.split), **options)
+        results, timings, notes = run.results, dict(run.timings), run.notes
+    results += check_catalog_rules(store, iris, own.checks)
+    if own.whole_graph is not None:
+        mark = time.perf_counter()
+        results += stock_results(store_to_rdflib(store), own.whole_graph, iris, own.names)
+        timings["whole_graph_s"] = round(time.perf_counter() - mark, 3)
+        checked = "some shapes" if own.split is not None or own.checks else "the shapes"
+        notes.append(f"{checked} are not provably record-local ({own.reason}): "
+                     f"checked in one pySHACL run over the whole graph")
+    split = own.split is not None or bool(own.checks)
+    return finish(results, own.rules, records=len(records) if records is not None else known,
+                  relations=_count_relations(store), seconds=time.perf_counter() - started,
+                  mode="split" if split else "monolithic", scope=sorted(records) if records is not None else None,
+                  timings=timings, shapes=list(own.files), shapes_graph=own.graph, notes=notes)
 
 
 def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[str],

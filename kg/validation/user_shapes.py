@@ -18,16 +18,20 @@ graph holds it. That is provably enough when the shapes
 * walk paths forward only (no sh:inversePath anywhere): what a check reads about a
   node are triples with that node as subject, all in the part.
 
-Anything else is not provably local, and the run falls back to one whole-graph
-pySHACL run (``split`` is None and ``reason`` says why): sh:targetNode (a constant
-focus node would be checked in every part, also in parts that know nothing of it),
-inverse paths (they read triples of other records), SPARQL-based constraints or
-targets, and custom constraint components.
+Each targeted shape is judged with the shapes it nests (``kg.validation.locality``).
+One that is not provably local is checked in one whole-graph pySHACL run instead
+(the report says why): sh:targetNode (a constant focus node would be checked in
+every part, also in parts that know nothing of it), inverse paths (they read
+triples of other records), SPARQL-based constraints or targets, and custom
+constraint components. Each run uses the whole shapes graph, with the targets of
+the shapes the other run checks taken out, so every focus node is checked once.
+Our own catalog-wide rules, when the user's files hold them unchanged, are
+answered by their SPARQL queries, as in our split run.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import rdflib
@@ -35,18 +39,15 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.collection import Collection
 
 from ..errors import SourceError
-from ..vocab import DEFAULT_BASE, RDF, RDFS, SHAPES_NS
+from ..vocab import DEFAULT_BASE, RDF, SHAPES_NS
 from .engine import Converter
 from .files import read_rdf_file
-from .paths import path_iris, path_text, walks_backwards
+from .locality import NESTING, NESTING_LISTS, TARGETS, SplitPlan, locality, nested, without_targets
+from .paths import path_text
 from .paths import SH_NS as SH
 from .rules import Rule
 
 _RDF_TYPE = URIRef(RDF.type.value)
-_CLASSES = (URIRef(RDFS.Class.value), URIRef("http://www.w3.org/2002/07/owl#Class"))
-_TARGETS = ("targetClass", "targetNode", "targetSubjectsOf", "targetObjectsOf")
-_NESTING = ("property", "node", "qualifiedValueShape", "not")
-_NESTING_LISTS = ("or", "and", "xone")
 _PARAMETERS = tuple(SH[name] for name in (  # SHACL Core's constraint parameters, sh:property left out
     "and class closed datatype disjoint equals hasValue in languageIn lessThan lessThanOrEquals maxCount "
     "maxExclusive maxInclusive maxLength minCount minExclusive minInclusive minLength node nodeKind not or "
@@ -54,29 +55,24 @@ _PARAMETERS = tuple(SH[name] for name in (  # SHACL Core's constraint parameters
 
 
 @dataclass(frozen=True)
-class SplitPlan:
-    """How to find and complete a part's focus nodes, for shapes that are record-local.
-
-    ``traverse``: the predicates walked forward from a focus node (every path's,
-    sh:targetObjectsOf's, and rdf:type / rdfs:subClassOf for the class checks).
-    """
-
-    target_classes: frozenset[str]
-    subjects_of: frozenset[str]
-    objects_of: frozenset[str]
-    traverse: frozenset[str]
-
-
-@dataclass(frozen=True)
 class UserShapes:
-    """Shapes read from the user's files: the graph, a rule name per shape, the split plan."""
+    """Shapes read from the user's files: the graph, a rule name per shape, and how they are checked.
+
+    ``split`` and ``local_graph``: the plan and the shapes graph of the record parts
+    (None: no record-local shape); ``whole_graph``: the shapes graph of the
+    whole-graph run (None: not needed), ``reason`` why it is; ``checks``: our
+    catalog-wide rules among them, answered by SPARQL.
+    """
 
     files: tuple[str, ...]
     graph: rdflib.Graph
     names: dict[Any, str]
     rules: dict[str, Rule]
     split: SplitPlan | None
-    reason: str | None = None  # why the run cannot be split
+    local_graph: rdflib.Graph | None = None
+    whole_graph: rdflib.Graph | None = None
+    checks: dict[str, Rule] = field(default_factory=dict)
+    reason: str | None = None
 
 
 def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
@@ -107,10 +103,18 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
     if not shapes:
         raise SourceError(", ".join(paths), "holds no SHACL shapes (no sh:NodeShape, sh:PropertyShape or target)")
     names = shape_names(graph, shapes)
-    split, reason = split_plan(graph, shapes)
-    scope = "record" if split is not None else "graph"
-    return UserShapes(files=tuple(str(p) for p in paths), graph=graph, names=names,
-                      rules=_rules(graph, names, scope), split=split, reason=reason)
+    where = locality(graph, shapes, base)
+    checked_elsewhere = set(where.whole) | set(where.ours)
+    scopes = {node: "graph" for shape in where.whole for node in nested(graph, shape)}
+    scopes.update({shape: "catalog" for shape in where.ours})
+    return UserShapes(
+        files=tuple(str(p) for p in paths), graph=graph, names=names,
+        rules={**_rules(graph, names, scopes), **{names[s]: rule for s, rule in where.ours.items()}},
+        split=where.split,
+        local_graph=without_targets(graph, checked_elsewhere) if where.local else None,
+        whole_graph=without_targets(graph, set(where.local) | set(where.ours)) if where.whole else None,
+        checks={names[s]: rule for s, rule in where.ours.items()},
+        reason="; ".join(sorted({r for reasons in where.whole.values() for r in reasons})) or None)
 
 
 def shape_nodes(graph: rdflib.Graph) -> set[Any]:
@@ -118,13 +122,13 @@ def shape_nodes(graph: rdflib.Graph) -> set[Any]:
     found: set[Any] = set()
     for cls in (SH.NodeShape, SH.PropertyShape):
         found |= set(graph.subjects(_RDF_TYPE, cls))
-    for key in (*_TARGETS, "path"):
+    for key in (*TARGETS, "path"):
         found |= set(graph.subjects(SH[key], None))
     for parameter in _PARAMETERS:
         found |= set(graph.subjects(parameter, None))
-    for key in _NESTING:
+    for key in NESTING:
         found |= set(graph.objects(None, SH[key]))
-    for key in _NESTING_LISTS:
+    for key in NESTING_LISTS:
         for items in graph.objects(None, SH[key]):
             found |= set(Collection(graph, items))
     return {s for s in found if isinstance(s, (URIRef, BNode))}
@@ -132,8 +136,8 @@ def shape_nodes(graph: rdflib.Graph) -> set[Any]:
 
 def _children(graph: rdflib.Graph, shape: Any) -> list[Any]:
     """The shapes nested in ``shape``, in an order that does not depend on blank node ids."""
-    found = [c for key in _NESTING for c in graph.objects(shape, SH[key])]
-    for key in _NESTING_LISTS:
+    found = [c for key in NESTING for c in graph.objects(shape, SH[key])]
+    for key in NESTING_LISTS:
         for items in graph.objects(shape, SH[key]):
             found += list(Collection(graph, items))
     return sorted(found, key=lambda node: _signature(graph, node))
@@ -186,7 +190,7 @@ def _iri_name(graph: rdflib.Graph, iri: URIRef) -> str:
     return str(iri) if text.startswith("<") else text
 
 
-def _rules(graph: rdflib.Graph, names: dict[Any, str], scope: str) -> dict[str, Rule]:
+def _rules(graph: rdflib.Graph, names: dict[Any, str], scopes: dict[Any, str]) -> dict[str, Rule]:
     rules = {}
     for shape, name in names.items():
         if not any((shape, parameter, None) in graph for parameter in _PARAMETERS):
@@ -196,7 +200,7 @@ def _rules(graph: rdflib.Graph, names: dict[Any, str], scope: str) -> dict[str, 
         rules[name] = Rule(
             name=name, iri=str(shape) if isinstance(shape, URIRef) else f"_:{shape}",
             severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
-            message=_message(graph, shape) or name, scope=scope,
+            message=_message(graph, shape) or name, scope=scopes.get(shape, "record"),
             path=path_text(graph, path) if path is not None else None)
     return dict(sorted(rules.items()))
 
@@ -205,31 +209,3 @@ def _message(graph: rdflib.Graph, shape: Any) -> str | None:
     messages = [m for m in graph.objects(shape, SH.message) if isinstance(m, Literal)]
     messages.sort(key=lambda m: (m.language not in (None, "en"), m.language or "", str(m)))
     return str(messages[0]) if messages else None
-
-
-def split_plan(graph: rdflib.Graph, shapes: set[Any]) -> tuple[SplitPlan | None, str | None]:
-    """The plan of a split run when the shapes are provably record-local; else None and why not."""
-    reasons = []
-    if any(graph.triples((None, SH.sparql, None))):
-        reasons.append("SPARQL-based constraints (sh:sparql)")
-    if any(graph.triples((None, SH.target, None))):
-        reasons.append("SPARQL-based or custom targets (sh:target)")
-    if any(graph.triples((None, SH.parameter, None))):
-        reasons.append("custom constraint components")
-    if any(graph.triples((None, SH.targetNode, None))):
-        reasons.append("sh:targetNode (a constant focus node would be checked in every part)")
-    if any(walks_backwards(graph, path) for path in graph.objects(None, SH.path)):
-        reasons.append("inverse paths (they read triples that other records hold)")
-    if reasons:
-        return None, "; ".join(reasons)
-    implicit = {str(s) for s in shapes if isinstance(s, URIRef)
-                and any((s, _RDF_TYPE, cls) in graph for cls in _CLASSES)}
-    objects_of = frozenset(str(p) for p in graph.objects(None, SH.targetObjectsOf))
-    walked = {iri for path in graph.objects(None, SH.path) for iri in path_iris(graph, path)}
-    return SplitPlan(
-        target_classes=frozenset({str(c) for c in graph.objects(None, SH.targetClass)} | implicit),
-        subjects_of=frozenset(str(p) for p in graph.objects(None, SH.targetSubjectsOf)),
-        objects_of=objects_of,
-        traverse=frozenset(walked | objects_of | {RDF.type.value, RDFS.subClassOf.value}),
-    ), None
-
