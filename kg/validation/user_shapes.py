@@ -18,13 +18,17 @@ graph holds it. That is provably enough when the shapes
 * walk paths forward only (no sh:inversePath anywhere): what a check reads about a
   node are triples with that node as subject, all in the part.
 
+A node a part reaches that is a focus node too is checked there with complete
+data as well; the same result from two parts is one result (the report keeps each
+once).
+
 Each targeted shape is judged with the shapes it nests (``kg.validation.locality``).
 One that is not provably local is checked in one whole-graph pySHACL run instead
 (the report says why): sh:targetNode (a constant focus node would be checked in
 every part, also in parts that know nothing of it), inverse paths (they read
 triples of other records), SPARQL-based constraints or targets, and custom
 constraint components. Each run uses the whole shapes graph, with the targets of
-the shapes the other run checks taken out, so every focus node is checked once.
+the shapes checked elsewhere taken out, so each targeted shape runs in one place.
 Our own catalog-wide rules, when the user's files hold them unchanged, are
 answered by their SPARQL queries, as in our split run.
 """
