@@ -4,7 +4,8 @@ The modules, from the ground up:
 
 * ``paths``: SHACL property paths as SPARQL path text;
 * ``rules``: our shapes (``shapes/``) and the rules they report, by name;
-* ``user_shapes``: the user's own shapes files, named as rules, proven record-local or not;
+* ``locality``: which of the user's shapes are record-local; ``user_shapes``: the user's
+  own shapes files, named as rules, and how each is checked;
 * ``readplan``: which triples the shapes can look at;
 * ``report``: ``Result``, ``ValidationReport`` and their text, JSON and Turtle forms;
 * ``engine``: one pySHACL run over one part; ``speedups``: its sped-up form (workers only);
