@@ -644,7 +644,8 @@ def stage_profile(spec: dict) -> dict:
         store = GraphStore(spec["store"])
         started = time.perf_counter()
         profiler.enable()
-        V.validate(store, jobs=1)  # one process, so the profile sees the pySHACL work (stock: the speed-ups run in workers only)
+        # one process, so the profile sees the pySHACL work (stock pySHACL: the speed-ups run in workers only)
+        V.validate(store, jobs=1)
         profiler.disable()
     wall = time.perf_counter() - started
     stats = pstats.Stats(profiler)
