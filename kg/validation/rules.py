@@ -39,8 +39,9 @@ SEVERITIES = ("Violation", "Warning", "Info")
 class Rule:
     """One rule: a shape with a severity and a message.
 
-    ``scope`` is ``record`` (checked per record graph) or ``catalog`` (checked by
-    the SPARQL query ``check``).
+    ``scope`` is ``record`` (checked per record graph), ``catalog`` (checked by
+    the SPARQL query ``check``) or, for the user's own shapes only, ``graph``
+    (checked in one pySHACL run over the whole graph).
     """
 
     name: str
