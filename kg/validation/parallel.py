@@ -115,8 +115,9 @@ class PartChecker:
     def check(self, task: Task) -> tuple[list[Result], float]:
         """Validate one part: a list of record graphs (or the other graphs) with what they reach.
 
-        ``payload``: the part's triples as N-Triples when the checker cannot read the store;
-        ``lazy``: the few triples of the plan's lazy predicates the part needs.
+        ``task``: (kind, graph IRIs, the part's triples as N-Triples when the checker
+        cannot read the store or None, the few triples of the plan's lazy predicates
+        the part needs).
         """
         kind, graphs, part_triples, lazy = task
         started = time.process_time()
