@@ -9,8 +9,11 @@ from kg.validation.parallel import snapshot
 
 
 def test_the_pool_gives_the_results_of_one_process(shared_partial_store, partial_report, iris):
-    pooled = validate(shared_partial_store, iris, jobs=2)
+    seen: list[tuple[int, int]] = []
+    pooled = validate(shared_partial_store, iris, jobs=2, progress=lambda done, total: seen.append((done, total)))
     assert pooled.timings["jobs"] == 2 and partial_report.timings["jobs"] == 1
+    parts = int(pooled.timings["record_parts"])
+    assert seen == [(n, parts) for n in range(1, parts + 1)]
     assert pooled.keys() == partial_report.keys() and pooled.notes == []
 
 
