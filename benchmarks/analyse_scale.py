@@ -127,7 +127,7 @@ def measure_times(snapshot: analyse.Snapshot, label: str, *, exact: bool, sample
     directed = analyse.project_systems(snapshot, analyse.DEPENDENCY_TYPES, directed=True)
     row["pagerank (networkx)"], _ = timed(analyse.pagerank, directed)
     row["communities, Louvain (networkx)"], found = timed(analyse.communities, graph)
-    g, _, _ = analyse._to_igraph(graph)
+    g, _, _ = analyse.to_igraph(graph)
     row["communities, Louvain (igraph multilevel, not used)"], _ = timed(g.community_multilevel)
     row["components (networkx)"], _ = timed(analyse.components, graph)
     deps = analyse.project_systems(snapshot, analyse.BLAST_TYPES, directed=True)
@@ -173,7 +173,7 @@ def sampling_error(snapshot: analyse.Snapshot, samples: list[int], nx_samples: l
 
 
 def real_row() -> dict:
-    from kg.ingest import ingest_paths
+    from kg.ingestion import ingest_paths
     from kg.sources import bundled_paths
     from kg.store import GraphStore
 
@@ -215,7 +215,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", default="10000,100000", help="node counts (3 edges per node)")
     parser.add_argument("--out", help="write the JSON results here (the report is written by hand)")
     args = parser.parse_args(argv)
-    if analyse._igraph() is None:
+    if analyse.backend_name() != "igraph":
         print("this benchmark needs igraph: pip install 'kg[fast]'", file=sys.stderr)
         return 2
     import igraph

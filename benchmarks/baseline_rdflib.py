@@ -74,13 +74,13 @@ def kg_quads(catalog: str | Path, edges_file: str | Path, limit: int | None = No
         yield from shared
     for position, edge in enumerate(edges):
         yield from relation_quads(edge, position, iris)
-    yield from _module("kg.ingest").ontology_quads(iris)  # queries read labels and notations from it
+    yield from _module("kg.description").ontology_quads(iris)  # queries read labels and notations from it
 
 
 def _module(name: str) -> Any:
     import importlib
 
-    return importlib.import_module(name)  # kg.ingest is also a function of kg
+    return importlib.import_module(name)
 
 
 def write_ntriples(quads: Iterable[Any], path: str | Path) -> int:

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.ingest import BATCH_SIZE, ingest_paths  # noqa: E402
+from kg.ingestion import BATCH_SIZE, ingest_paths  # noqa: E402
 import pyoxigraph  # noqa: E402
 
 from kg.store import GraphStore  # noqa: E402

@@ -43,7 +43,7 @@ import rdflib  # noqa: E402
 from pyoxigraph import QueryBoolean, QuerySolutions, QueryTriples  # noqa: E402
 
 from kg import queries  # noqa: E402
-from kg.ingest import ingest_paths  # noqa: E402
+from kg.ingestion import ingest_paths  # noqa: E402
 from kg.sources import bundled_paths  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
 

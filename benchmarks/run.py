@@ -8,7 +8,7 @@ generated once (cached in ``--work``), then every stage is timed in a fresh
 process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
 ``--large-repeats`` times):
 
-* ``ingest``: ``kg.ingest.ingest_paths`` into a new on-disk store (what ``kg ingest``
+* ``ingest``: ``kg.ingestion.ingest_paths`` into a new on-disk store (what ``kg ingest``
   does; bulk catalog files of 64 MiB or more are streamed);
 * ``validate-full``: ``kg.validation.validate`` of the whole store (sizes up to
   ``--full-validate-max``);
@@ -199,14 +199,14 @@ def with_alarm(seconds: float, func: Callable[[], Any]) -> Any:
 
 
 def _module(name: str) -> Any:
-    """A kg submodule (``kg.ingest`` is also a function of the package)."""
+    """A kg submodule, by name."""
     import importlib
 
     return importlib.import_module(name)
 
 
 def _kg_ingest():
-    return _module("kg.ingest")
+    return _module("kg.ingestion")
 
 
 def available(module: str, *names: str) -> str | None:
@@ -242,7 +242,7 @@ def stage_ingest(spec: dict) -> dict:
 
     out = measure(run)
     out["streamed"] = os.path.getsize(spec["catalog"]) >= STREAM_MIN_BYTES
-    out["quads"] = ingest.read_description(holder["store"], _iris())["triples"]
+    out["quads"] = _module("kg.description").read_description(holder["store"], _iris())["triples"]
     out["store_bytes"] = _du(spec["store"])
     return out
 
@@ -315,7 +315,7 @@ def stage_validate_incremental(spec: dict) -> dict:
 
 
 def stage_export(spec: dict) -> dict:
-    from kg.export import export
+    from kg.exports import export
     from kg.store import GraphStore
 
     fmt = spec["format"]
@@ -1082,11 +1082,11 @@ def _profile_buckets(profile: dict, what: str) -> list[tuple[str, float]]:
             if file.startswith("json/") or func in ("_no_duplicate_keys", "_finite", "_integer") \
                     or "raw_decode" in func or "scan_once" in func:
                 return "JSON parsing"
-            if file.startswith("kg/mapping.py") or file.startswith("kg/normalise.py") or file.startswith("kg/vocab.py") \
+            if file.startswith(("kg/mapping/", "kg/normalise", "kg/vocab.py")) \
                     or "pyoxigraph.Quad" in func or "pyoxigraph.Literal" in func or "pyoxigraph.NamedNode" in func:
                 return "mapping records to quads"
-            if file.startswith("kg/records.py") or file.startswith("kg/ingest.py") or file.startswith("kg/sources.py"):
-                return "checking records (kg.records, kg.ingest, kg.sources)"
+            if file.startswith(("kg/records.py", "kg/ingestion.py", "kg/sources/")):
+                return "checking records (kg.records, kg.ingestion, kg.sources)"
             return "other"
         if file.startswith("pyshacl/"):
             return "pySHACL"

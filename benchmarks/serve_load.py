@@ -150,7 +150,7 @@ def main() -> None:
     parser.add_argument("--output", help="write a markdown report here")
     args = parser.parse_args()
 
-    from kg.ingest import ingest_paths
+    from kg.ingestion import ingest_paths
     from kg.sources import bundled_paths
     from kg.store import GraphStore
 

@@ -7,7 +7,7 @@ Two catalogs of 912 records:
 * ``full-shape``: ``benchmarks/generate.py``'s ``generate_catalog(912)``, records in the
   catalog's full shape (107 cells, provenance, history, decay), about 1 M triples.
 
-For each one, in a fresh on-disk store built by ``kg.ingest``:
+For each one, in a fresh on-disk store built by ``kg.ingestion``:
 
 * split: ``kg.validation.validate`` (record graphs in parallel on every core, catalog-wide
   rules as SPARQL), wall time, and the CPU time its workers spent;
@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from kg.ingest import ingest_paths  # noqa: E402
+from kg.ingestion import ingest_paths  # noqa: E402
 from kg.sources import bundled_paths  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
 from kg.validation import revalidate, validate, validate_monolithic  # noqa: E402

@@ -73,19 +73,17 @@ kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
 from __future__ import annotations
 
 import os
-import sys
-import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .errors import KgError, QueryError, RecordError, SourceError, StoreError, UsageError
-from .export import EXPORT_FORMATS, export
-from .ingest import IngestReport, ingest_paths, read_description
-from .queries import NamedQuery, listing
-from .queries import query as _query
-from .sources import bundled_paths
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
+
+if TYPE_CHECKING:
+    from .ingestion import IngestReport
+    from .queries import NamedQuery
+    from .serve import App
 
 
 def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
@@ -115,13 +113,17 @@ def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
 
 
 def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, iris: Iris | None = None, *,
-           strict: bool = False, progress: Callable[[int, int], None] | None = None) -> IngestReport:
-    """Ingest catalog files, record files, folders and JSON Lines (``kg ingest``) into ``store``.
+           strict: bool = False, progress: Callable[[int, int], None] | None = None,
+           format: str | None = None, graph: str | None = None) -> IngestReport:
+    """Ingest catalog files, record files, folders, JSON Lines and RDF files (``kg ingest``)
+    into ``store``.
 
     Without ``paths``, the bundled catalog (``kg build``). Each record replaces its own
     named graph; a bad record is set aside in ``report.quarantined`` while the good ones
     go in, or with ``strict`` the whole input is refused (``InputRejected``) and nothing
-    is written. ``progress`` is called with (records done, records in all).
+    is written. ``progress`` is called with (records done, records in all). RDF files
+    (Turtle, N-Triples, N-Quads, TriG, JSON-LD, RDF/XML: by extension, or ``format``) go
+    into the graphs they name, their triples into ``graph`` or the default graph.
 
     >>> import kg
     >>> store = kg.GraphStore()
@@ -130,8 +132,11 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     >>> report.records, report.edges, report.quarantined
     (1, 0, [])
     """
+    from .ingestion import ingest_paths
+    from .sources import bundled_paths
+
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
-    return ingest_paths(store, chosen, iris, strict=strict, progress=progress)
+    return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph)
 
 
 def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] | None = None,
@@ -151,7 +156,9 @@ def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] |
     ...
     kg.errors.QueryError: parameter tier: 'one' is not a valid integer (...)
     """
-    return _query(store, name, params, iris)
+    from .queries import query as run_query
+
+    return run_query(store, name, params, iris)
 
 
 def named_queries() -> list[NamedQuery]:
@@ -161,6 +168,8 @@ def named_queries() -> list[NamedQuery]:
     >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
     ['system']
     """
+    from .queries import listing
+
     return listing()
 
 
@@ -172,6 +181,8 @@ def info(store: GraphStore, iris: Iris | None = None) -> dict[str, Any]:
     >>> kg.info(kg.GraphStore())["license"]
     'CC-BY-4.0'
     """
+    from .description import read_description
+
     return {**read_description(store, iris or Iris()), "license": "CC-BY-4.0", "attribution": ATTRIBUTION}
 
 
@@ -198,19 +209,21 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
     return _make_app(store, **options)
 
 
-# Validation (pySHACL), analysis (NetworkX), push and the server are imported when first
-# used, not at every start of the command line: ``kg.validate`` and the others below are
-# looked up on first access (PEP 562).
+# Everything else is imported when first used, not at every start of the command line
+# (``kg --help`` must stay fast): the names below are looked up on first access (PEP 562).
 _LAZY = {
-    "validate": "validation", "ValidationReport": "validation", "push": "push", "PushReport": "push",
+    "export": "exports", "EXPORT_FORMATS": "exports",
+    "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
+    "validate": "validation", "ValidationReport": "validation", "push": "remote", "PushReport": "remote",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
 
 if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
-    from .push import PushReport, push
-    from .serve import App
+    from .exports import EXPORT_FORMATS, export
+    from .remote import PushReport, push
+    from .sources import bundled_paths
     from .validation import ValidationReport, validate
 
 
@@ -227,22 +240,6 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
-
-class _Package(types.ModuleType):
-    """The verbs ``kg.validate`` and ``kg.push`` share their name with a submodule. Importing
-    the submodule (``from kg.validate import ...``) would set the package attribute to the
-    module; the verb stays instead (the module is still ``sys.modules["kg.validate"]``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("validate", "push") and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-for _name in ("validate", "push"):  # in case a submodule was imported before the guard was in place
-    if isinstance(globals().get(_name), types.ModuleType):
-        del globals()[_name]
 
 __all__ = [
     # verbs

@@ -7,10 +7,15 @@ Row formats (``ROW_FORMATS``):
 * ``csv``: RFC 4180 with a header line, values as plain text (as in SPARQL 1.1 CSV results);
 * ``tsv``: tab-separated plain text with a header line; tab, newline, carriage return and
   backslash inside a value are written as ``\\t``, ``\\n``, ``\\r``, ``\\\\``;
-* ``json``: SPARQL 1.1 Query Results JSON (``{"head": {"vars": ...}, "results": {"bindings": ...}}``).
+* ``json``: an array of objects, one per row, column name -> value (sqlite-utils style):
+  numbers and booleans typed (``xsd:integer`` -> int, ``xsd:decimal``/``double``/``float``
+  -> float, ``xsd:boolean`` -> bool), everything else as its text, unbound as ``null``;
+* ``jsonl``: the same objects, one JSON object a line;
+* ``sparql-json``: W3C SPARQL 1.1 Query Results JSON
+  (``{"head": {"vars": ...}, "results": {"bindings": ...}}``), every term with its type.
 
 Graph formats (``GRAPH_FORMATS``, for CONSTRUCT and DESCRIBE): ``turtle`` (with the
-project's prefixes), ``jsonld``, ``ntriples``.
+project's prefixes), ``jsonld``, ``ntriples``, ``rdfxml``.
 
 Rows may be pyoxigraph ``QuerySolutions`` or any iterable of dicts mapping a column name
 to a pyoxigraph term or a plain Python value (str, int, float, bool, None).
@@ -21,6 +26,10 @@ to a pyoxigraph term or a plain Python value (str, int, float, bool, None).
 1
 >>> out.getvalue().splitlines()
 ['id,stars', 'mem0,41200']
+>>> out = io.StringIO()
+>>> _ = write_rows([{"id": Literal("mem0"), "tier": Literal("1", datatype=XSD.integer)}], out, "json")
+>>> print(out.getvalue(), end="")
+[{"id": "mem0", "tier": 1}]
 """
 
 from __future__ import annotations
@@ -29,33 +38,53 @@ import argparse
 import csv
 import json
 import math
-from typing import Any, Iterable, Mapping, Sequence, TextIO
+import re
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
 from pyoxigraph import (
-    BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat, Triple, serialize,
+    BlankNode, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat, Triple, serialize,
 )
 
 from .errors import UsageError, safe_text
 from .vocab import PREFIXES, XSD
 
-ROW_FORMATS = ("table", "csv", "tsv", "json")
-GRAPH_FORMATS = ("turtle", "jsonld", "ntriples")
-_RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "jsonld": RdfFormat.JSON_LD, "ntriples": RdfFormat.N_TRIPLES}
+ROW_FORMATS = ("table", "csv", "tsv", "json", "jsonl", "sparql-json")
+GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
+_RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "jsonld": RdfFormat.JSON_LD, "ntriples": RdfFormat.N_TRIPLES,
+                "rdfxml": RdfFormat.RDF_XML}
 _XSD_STRING = XSD.string.value
+_INTEGERS = frozenset(XSD.term(name).value for name in (
+    "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
+    "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte"))
+_FLOATS = frozenset(XSD.term(name).value for name in ("decimal", "double", "float"))
 TABLE_WIDTH = 60  # widest column shown in a table
+
+# The analysis projections as graph files (written by kg.analyse.formats): their names,
+# formats and file extensions, declared here so that the command line knows them without
+# loading NetworkX.
+PROJECTIONS = ("systems", "vendors", "licenses", "protocols")
+PROJECTION_FORMATS = ("graphml", "gexf", "node-link")
+PROJECTION_EXTENSIONS = {"graphml": (".graphml",), "gexf": (".gexf",)}
 
 
 def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
-                      default: str | None = "table") -> None:
+                      default: str | None = "table", json_means: str | None = None) -> None:
     """Add ``--format/-f`` to a command that prints rows (and, with ``graphs``, graphs).
 
     With ``graphs`` the default is None: the caller picks ``table`` for rows and
-    ``turtle`` for a graph (see :func:`write_result`).
+    ``turtle`` for a graph (see :func:`write_result`). With ``json_means`` the command
+    prints a summary document as JSON and its rows as table, csv or tsv.
     """
+    if json_means is not None:
+        parser.add_argument("--format", "-f", choices=ROW_FORMATS, default=default,
+                            help=f"json: {json_means}; the other formats write rows as kg query writes them "
+                                 f"(table, csv, tsv, jsonl, sparql-json; default: {default})")
+        return
     choices = ROW_FORMATS + (GRAPH_FORMATS if graphs else ())
-    helptext = "rows as table, csv, tsv or json (SPARQL 1.1 JSON results)"
+    helptext = ("rows as table, csv, tsv, json (an array of objects), jsonl (an object a line) or "
+                "sparql-json (W3C SPARQL 1.1 JSON results)")
     if graphs:
-        helptext += "; graphs (CONSTRUCT) as turtle (default), jsonld or ntriples"
+        helptext += "; graphs (CONSTRUCT) as turtle (default), jsonld, ntriples or rdfxml"
         default = None
     else:
         helptext += f" (default: {default})"
@@ -135,6 +164,32 @@ def term_json(value: Any) -> dict[str, str] | None:
     return {"type": "literal", "value": str(value)}
 
 
+def plain_json(value: Any) -> Any:
+    """One term (or Python value) as a plain JSON value: numbers and booleans typed,
+    everything else as its text.
+
+    >>> plain_json(Literal("3", datatype=XSD.integer)), plain_json(Literal("0.5", datatype=XSD.decimal))
+    (3, 0.5)
+    >>> plain_json(Literal("true", datatype=XSD.boolean)), plain_json(NamedNode("https://example.org/x"))
+    (True, 'https://example.org/x')
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Literal) and not value.language:
+        datatype = value.datatype.value
+        try:
+            if datatype in _INTEGERS:
+                return int(value.value)
+            if datatype in _FLOATS:
+                number = float(value.value)
+                return number if math.isfinite(number) else value.value  # JSON has no NaN/INF
+        except ValueError:
+            return value.value  # an ill-typed literal stays text
+        if datatype == XSD.boolean.value and value.value in ("true", "false", "1", "0"):
+            return value.value in ("true", "1")
+    return text(value)
+
+
 def _compact(value: Any) -> str:
     """Text for a table cell: known namespaces as prefixes, one line, escaped, shortened."""
     shown = text(value)
@@ -162,11 +217,13 @@ def write_rows(rows: Any, out: TextIO, fmt: str = "table", variables: Sequence[s
     if fmt not in ROW_FORMATS:
         raise UsageError(f"cannot write rows as {fmt}; choose one of {', '.join(ROW_FORMATS)}")
     names, items = _columns(rows, variables)
-    if fmt == "json":
+    if fmt == "sparql-json":
         bindings = [{n: term_json(row[n]) for n in names if row.get(n) is not None} for row in items]
         json.dump({"head": {"vars": names}, "results": {"bindings": bindings}}, out, ensure_ascii=False, indent=1)
         out.write("\n")
         return len(bindings)
+    if fmt in ("json", "jsonl"):
+        return _plain_objects(names, items, out, lines=fmt == "jsonl")
     if fmt == "csv":
         writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(names)
@@ -183,6 +240,21 @@ def write_rows(rows: Any, out: TextIO, fmt: str = "table", variables: Sequence[s
             count += 1
         return count
     return _table(names, list(items), out)
+
+
+def _plain_objects(names: list[str], items: Iterable[Mapping[str, Any]], out: TextIO, *, lines: bool) -> int:
+    """Rows as JSON objects: an array (streamed, a row a line) or JSON Lines."""
+    count = 0
+    for row in items:
+        line = json.dumps({n: plain_json(row.get(n)) for n in names}, ensure_ascii=False)
+        if lines:
+            out.write(line + "\n")
+        else:
+            out.write(("[" if count == 0 else ",\n ") + line)
+        count += 1
+    if not lines:
+        out.write("]\n" if count else "[]\n")
+    return count
 
 
 def _tsv(value: str) -> str:
@@ -211,11 +283,12 @@ def _table(names: list[str], rows: list[Mapping[str, Any]], out: TextIO) -> int:
 
 
 def write_boolean(value: bool, out: TextIO, fmt: str = "table") -> None:
-    """An ASK answer: ``true``/``false``, or SPARQL JSON results with ``json``."""
-    if fmt == "json":
+    """An ASK answer: ``true``/``false``; ``json``/``jsonl`` write a JSON boolean,
+    ``sparql-json`` the W3C results document."""
+    if fmt == "sparql-json":
         json.dump({"head": {}, "boolean": bool(value)}, out)
         out.write("\n")
-    elif fmt in ROW_FORMATS:
+    elif fmt in ROW_FORMATS:  # "true"/"false" is also the JSON text of the boolean
         out.write(("true" if value else "false") + "\n")
     else:
         raise UsageError(f"an ASK query answers true or false; --format {fmt} does not apply")
@@ -226,13 +299,40 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
     if fmt not in GRAPH_FORMATS:
         raise UsageError(f"a CONSTRUCT or DESCRIBE query returns a graph; use --format "
                          f"{', '.join(GRAPH_FORMATS)}, not {fmt}")
-    distinct = list(dict.fromkeys(triples))
+    distinct = list(dict.fromkeys(xml_safe(triples) if fmt == "rdfxml" else triples))
     kwargs: dict[str, Any] = {"format": _RDF_FORMATS[fmt]}
     if fmt == "turtle":
         kwargs["prefixes"] = _used_prefixes(distinct)
-    data = serialize(distinct, None, **kwargs)
+    data = serialize(distinct, None, **kwargs) or b""
     out.write(data.decode("utf-8"))
     return len(distinct)
+
+
+# XML 1.0 allows tab, newline, carriage return and U+0020 upwards, less the surrogates and
+# U+FFFE/U+FFFF. A literal with any other character cannot be written as RDF/XML (or SPARQL
+# XML results): the output would not be well-formed XML, so such a write is refused.
+_T = TypeVar("_T", Triple, Quad)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(triples: Iterable[_T], what: str = "RDF/XML") -> Iterator[_T]:
+    """``triples`` unchanged, checked on the way: a literal holding a character XML 1.0
+    forbids raises :class:`UsageError` naming the triple (before anything is written for it).
+
+    >>> list(xml_safe([Triple(NamedNode("https://e.org/s"), NamedNode("https://e.org/p"), Literal("bell\x07"))]))
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: cannot write RDF/XML: the value of <https://e.org/s> <https://e.org/p> holds U+0007, which XML 1.0 forbids; write Turtle, N-Triples or JSON-LD instead
+    """
+    for triple in triples:
+        value = triple.object
+        if isinstance(value, Literal):
+            bad = _NOT_XML.search(value.value)
+            if bad:
+                raise UsageError(f"cannot write {what}: the value of {triple.subject} {triple.predicate} holds "
+                                 f"U+{ord(bad.group()):04X}, which XML 1.0 forbids; write Turtle, N-Triples or "
+                                 "JSON-LD instead")
+        yield triple
 
 
 def _used_prefixes(triples: list[Triple]) -> dict[str, str]:

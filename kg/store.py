@@ -138,7 +138,7 @@ class GraphStore:
     def named_graphs(self) -> list[NamedNode]:
         return sorted(self._store.named_graphs(), key=lambda g: g.value)
 
-    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+    def quads(self, graph: NamedNode | DefaultGraph | None = None) -> Iterator[Quad]:
         return self._store.quads_for_pattern(None, None, None, graph)
 
     def match(self, subject: Any = None, predicate: Any = None, object: Any = None,

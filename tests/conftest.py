@@ -1,15 +1,24 @@
-"""Shared fixtures: the real bundled catalog, ingested once per test session."""
+"""Shared fixtures: the real bundled catalog, ingested once per test session, and a tiny
+slice of it for per-feature tests.
+
+The tiny catalog is real data too: the first edges of every edge type in the bundled
+edges file, every record at either end of them, mem0 and the seed record's site
+version, with the seed record itself as a second file (so the newer export shape and a
+record given twice are in it). Tests whose point is the real data at full size use the
+bundled store; tests of one feature (a format, an option) use the tiny one.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import Phase, settings
 
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
@@ -36,6 +45,18 @@ def seed_record() -> dict:
 
 
 @pytest.fixture(scope="session")
+def site_records(site_catalog) -> list[dict]:
+    """The records of data/landscape-site.json (912, the seed record's site version among them)."""
+    return site_catalog["records"]
+
+
+@pytest.fixture(scope="session")
+def site_cells(site_records) -> Callable[[str], list[tuple[str, str]]]:
+    """``site_cells(slug)``: the (value, status) of that cell in every site record."""
+    return lambda slug: [(r["cells"][slug]["value"], r["cells"][slug]["status"]) for r in site_records]
+
+
+@pytest.fixture(scope="session")
 def edges_file() -> dict:
     return json.loads((DATA / "landscape.edges.json").read_text(encoding="utf-8"))
 
@@ -50,6 +71,43 @@ def bundled_store(tmp_path_factory) -> GraphStore:
     """The bundled catalog (912 records, the seed record, 528 edges) in an on-disk store."""
     store = GraphStore(tmp_path_factory.mktemp("store") / "kg-store")
     report = ingest_paths(store, bundled_paths())
+    assert not report.quarantined
+    return store
+
+
+TINY_EDGES_PER_TYPE = 3
+TINY_EXTRA_IDS = ("mem0--mem0-ai", "smolagents-memory--huggingface-co")
+
+
+def tiny_catalog(folder: Path) -> list[str]:
+    """Write the tiny catalog into ``folder``; returns its paths (records, seed, edges)."""
+    site = json.loads((DATA / "landscape-site.json").read_text(encoding="utf-8"))
+    edges = json.loads((DATA / "landscape.edges.json").read_text(encoding="utf-8"))
+    chosen_edges, per_type = [], {}
+    for edge in edges["edges"]:
+        if per_type.get(edge["type"], 0) < TINY_EDGES_PER_TYPE:
+            per_type[edge["type"]] = per_type.get(edge["type"], 0) + 1
+            chosen_edges.append(edge)
+    ids = {e["source"] for e in chosen_edges} | {e["target"] for e in chosen_edges} | set(TINY_EXTRA_IDS)
+    records = [r for r in site["records"] if r["id"] in ids]
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "landscape-site.json", folder / "seed-record.json", folder / "landscape.edges.json"]
+    paths[0].write_text(json.dumps({**site, "records": records}, ensure_ascii=False), encoding="utf-8")
+    paths[1].write_text((DATA / "seed-record.json").read_text(encoding="utf-8"), encoding="utf-8")
+    paths[2].write_text(json.dumps({**edges, "edges": chosen_edges}, ensure_ascii=False), encoding="utf-8")
+    return [str(p) for p in paths]
+
+
+@pytest.fixture(scope="session")
+def tiny_paths(tmp_path_factory) -> list[str]:
+    return tiny_catalog(tmp_path_factory.mktemp("tiny"))
+
+
+@pytest.fixture(scope="session")
+def tiny_store(tmp_path_factory, tiny_paths) -> GraphStore:
+    """The tiny catalog in an on-disk store."""
+    store = GraphStore(tmp_path_factory.mktemp("tiny-store") / "kg-store")
+    report = ingest_paths(store, tiny_paths)
     assert not report.quarantined
     return store
 

@@ -16,12 +16,12 @@ import pytest
 from kg import analyse, queries
 from kg.cli import main
 from kg.errors import UsageError
-from kg.ingest import ingest_batches
+from kg.ingestion import ingest_batches
 from kg.sources import read_text
 from kg.store import GraphStore
 from kg.vocab import KG, Iris
 
-HAS_IGRAPH = analyse._igraph() is not None
+HAS_IGRAPH = analyse.backend_name() == "igraph"
 BACKENDS = ["networkx", pytest.param("igraph", marks=pytest.mark.skipif(not HAS_IGRAPH, reason="igraph not installed"))]
 
 

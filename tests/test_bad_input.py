@@ -20,7 +20,7 @@ import pytest
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_QUARANTINE, main
 from kg.errors import SourceError
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, Iris
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -48,7 +49,9 @@ def _only(results: dict, stage: str) -> dict:
 
 def _sane(run: dict) -> None:
     assert 0 < run["wall_s"] < 3600
-    assert run["cpu_s"] >= 0 and run["children_cpu_s"] >= 0
+    # the stage did work in its own process or in its workers, and no more than the cores allow
+    assert run["cpu_s"] + run["children_cpu_s"] > 0
+    assert run["cpu_s"] <= run["wall_s"] * (os.cpu_count() or 1) + 1
     assert 20 < run["peak_rss_mb"] < 16000  # a Python process with kg loaded, well under the machine
     noise = run["noise"]
     assert noise["child_elapsed_s"] >= run["wall_s"] * 0.99
@@ -85,7 +88,9 @@ def test_ingest_wrote_the_whole_catalog(quick):
 def test_validation_and_the_incremental_run(quick):
     _, results, _ = quick
     full = _only(results, "validate-full")
-    assert full["records"] == 912 and full["results"] >= 0
+    # the generated 912-record catalog is not clean (benchmarks/REPORT.md's runs found 159
+    # violations in it): a validation that finds none has not run
+    assert full["records"] == 912 and 0 < full["violations"] <= full["results"]
     assert _only(results, "reingest-100")["records"] == 100
     incremental = _only(results, "validate-incremental")
     assert incremental["records"] == 100
@@ -108,7 +113,9 @@ def test_every_named_query_has_an_answer(quick):
     assert sorted(per_query) == available()
     answered = {name: q for name, q in per_query.items() if "cold_s" in q}
     assert len(answered) >= 0.8 * len(per_query)
-    assert all(q["rows"] >= 0 and q["cold_s"] > 0 and q["warm_median_s"] is not None for q in answered.values())
+    assert all(isinstance(q["rows"], int) and q["cold_s"] > 0 and q["warm_median_s"] is not None
+               for q in answered.values())
+    assert sum(q["rows"] > 0 for q in answered.values()) >= len(answered) // 2  # most questions have answers
     assert answered["info"]["rows"] > 0
     assert queries["wall_s"] == pytest.approx(sum(q["cold_s"] for q in answered.values()))
 

@@ -27,7 +27,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths
 from kg.store import GraphStore
 

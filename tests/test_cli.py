@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 
-from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_QUARANTINE, EXIT_USAGE, main
+from pyoxigraph import NamedNode, RdfFormat, parse
+
+from kg.cli import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_QUARANTINE, EXIT_USAGE, main
 
 
 def kg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -60,3 +63,101 @@ def test_every_command_has_help_with_an_example():
     for command in ("build", "ingest", "export", "info"):
         run = kg(command, "--help")
         assert run.returncode == 0 and "example:" in run.stdout and "--store" in run.stdout
+
+
+# -- kg query: where the query comes from, and how rows come out ------------------------
+
+COUNT_SYSTEMS = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\nSELECT (COUNT(*) AS ?n) WHERE { ?s a kg:System }\n"
+
+
+def _main(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_query_from_text_stdin_and_sparql_file(bundled_store, capsys, tmp_path, monkeypatch, site_catalog):
+    store = str(bundled_store.path)
+    expected = len({r["id"] for r in site_catalog["records"]})  # the seed replaces its site version
+    assert _main(capsys, "query", "--text", COUNT_SYSTEMS, "--store", store, "-f", "csv")[1].split() == \
+        ["n", str(expected)]
+    monkeypatch.setattr("sys.stdin", io.StringIO(COUNT_SYSTEMS))
+    assert _main(capsys, "query", "-", "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
+    query = tmp_path / "count.SPARQL"
+    query.write_text(COUNT_SYSTEMS, encoding="utf-8")
+    assert _main(capsys, "query", str(query), "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
+    # a user's query may not reach out, whatever it comes from
+    code, _, err = _main(capsys, "query", "--text", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
+                         "--store", store)
+    assert code == EXIT_USAGE and "SERVICE" in err
+
+
+def test_query_json_rows_are_objects(bundled_store, capsys, site_catalog):
+    code, out, _ = _main(capsys, "query", "search", "-p", "text=graph", "-f", "json", "--store", str(bundled_store.path))
+    rows = json.loads(out)
+    assert code == EXIT_OK and rows and all(isinstance(r, dict) for r in rows)
+    names = {r["id"]: r["name"] for r in site_catalog["records"]}
+    assert all(names[r["id"]] == r["name"] for r in rows if r["id"] in names)
+    assert all(isinstance(r["tier"], int) for r in rows)
+
+
+def test_query_list_shows_questions_and_typed_parameters(capsys):
+    from kg import queries
+
+    code, out, _ = _main(capsys, "query", "--list", "-f", "json")
+    listed = {row["name"]: row for row in json.loads(out)}
+    assert code == EXIT_OK and set(listed) == set(queries.available())
+    search = queries.load("search")
+    assert listed["search"]["question"] == search.question
+    for param in search.params:
+        assert f"{param.name} ({param.type}" in listed["search"]["params"]
+        if param.default is not None:
+            assert f"default={param.default}" in listed["search"]["params"]
+
+
+def test_an_unexpected_failure_is_one_line_and_exit_70(capsys, monkeypatch, tmp_path):
+    from kg import queries
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(queries, "listing", broken)
+    code, _, err = _main(capsys, "query", "--list")
+    assert code == EXIT_INTERNAL == 70
+    assert err.count("\n") == 1 and "RuntimeError: simulated bug" in err and "Traceback" not in err
+    code, _, err = _main(capsys, "query", "--list", "--debug")
+    assert code == EXIT_INTERNAL and "Traceback" in err
+
+
+# -- kg export: formats from the extension, one graph, the union ------------------------
+
+
+def test_export_format_follows_the_extension_in_any_case(bundled_store, capsys, tmp_path):
+    store = str(bundled_store.path)
+    turtle, rdfxml = tmp_path / "x.TTL", tmp_path / "x.rdf"
+    assert _main(capsys, "export", "-o", str(turtle), "--store", store)[0] == EXIT_OK
+    assert _main(capsys, "export", "-o", str(rdfxml), "--store", store, "--graph",
+                 "https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai")[0] == EXIT_OK
+    triples = {(t.subject, t.predicate, t.object) for t in parse(path=str(turtle), format=RdfFormat.TURTLE)}
+    assert len(triples) > 200_000
+    graph = {(q.subject, q.predicate, q.object) for q in bundled_store.quads(
+        NamedNode("https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai"))}
+    assert {(t.subject, t.predicate, t.object) for t in parse(path=str(rdfxml), format=RdfFormat.RDF_XML)} == graph
+    assert not list(tmp_path.glob(".kg-export-*"))  # written beside, then renamed
+
+
+def test_export_unknown_graph_is_a_usage_error(bundled_store, capsys):
+    code, _, err = _main(capsys, "export", "-f", "nquads", "--graph", "https://example.org/none",
+                         "--store", str(bundled_store.path))
+    assert code == EXIT_USAGE and "no such named graph" in err
+
+
+def test_plain_jsonld_is_read_by_rdflib(bundled_store, capsys, tmp_path):
+    import rdflib
+
+    record = "https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai"
+    out = tmp_path / "mem0.jsonld"
+    assert _main(capsys, "export", "-o", str(out), "--union", "--graph", record,
+                 "--store", str(bundled_store.path))[0] == EXIT_OK
+    read = rdflib.Graph().parse(out, format="json-ld")
+    assert len(read) == len(list(bundled_store.quads(NamedNode(record)))) > 100

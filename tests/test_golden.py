@@ -7,7 +7,7 @@ from pathlib import Path
 import rdflib
 from rdflib.compare import graph_diff, isomorphic
 
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
 

@@ -30,8 +30,8 @@ from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from kg import queries
 from kg.cli import main
 from kg.errors import QueryError, StoreError, UsageError
-from kg.ingest import ingest_paths
-from kg.push import push
+from kg.ingestion import ingest_paths
+from kg.remote import push
 from kg.store import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -371,3 +371,137 @@ def test_cli_push(oxigraph, small_store, capsys):
     assert remote_graph_counts(oxigraph.url + "/query") == local_graph_counts(store)
     assert main(["push", "--store", str(small_store), "--endpoint", "http://127.0.0.1:1/q", "--timeout", "3"]) == 4
     assert main(["push", "--store", str(small_store), "--endpoint", "not-a-url"]) == 2
+
+
+# -- hostile endpoints on loopback: push never leaks, never lies, never hangs ---------------
+
+
+class ScriptedServer:
+    """A loopback HTTP server that reads each request and answers with ``reply(request)``:
+    raw bytes, or a callable that writes to the socket itself (to drip or garble)."""
+
+    def __init__(self, reply) -> None:
+        self.requests: list[bytes] = []
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.reply = reply
+        self.stopped = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _read_request(self, conn: socket.socket) -> bytes:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        while len(body) < length:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return head + b"\r\n\r\n" + body
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    request = self._read_request(conn)
+                    self.requests.append(request)
+                    answer = self.reply(request)
+                    if callable(answer):
+                        answer(conn)
+                    else:
+                        conn.sendall(answer)
+                except OSError:
+                    pass
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.sock.close()
+
+
+@pytest.fixture()
+def one_graph_store(tmp_path, tiny_paths):
+    store = GraphStore(tmp_path / "one")
+    ingest_paths(store, [tiny_paths[1]])  # the seed record alone
+    return store
+
+
+def test_a_redirect_is_never_followed_and_credentials_stay_home(one_graph_store):
+    elsewhere = ScriptedServer(lambda request: b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+    redirecting = ScriptedServer(lambda request: (
+        f"HTTP/1.1 302 Found\r\nLocation: {elsewhere.url}/sparql?api_key=s3cret\r\nContent-Length: 0\r\n\r\n").encode())
+    try:
+        with pytest.raises(StoreError) as raised:
+            push(one_graph_store, redirecting.url + "/sparql", user="u", password="pw", timeout=5)
+        message = str(raised.value)
+        assert "302" in message and "not followed" in message and elsewhere.url in message
+        assert "s3cret" not in message and "\n" not in message
+        assert elsewhere.requests == []  # nothing, and no Authorization header, went to the other port
+        assert all(b"authorization: basic" in r.lower() for r in redirecting.requests if b"POST" in r[:5])
+    finally:
+        elsewhere.stop()
+        redirecting.stop()
+
+
+def test_a_dripping_server_cannot_hold_a_push_past_its_deadline(one_graph_store):
+    def drip(conn):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n")
+        for _ in range(30):
+            conn.sendall(b"x")
+            time.sleep(2)
+
+    server = ScriptedServer(lambda request: drip)
+    started = time.monotonic()
+    try:
+        with pytest.raises(StoreError, match="no answer within 3 s"):
+            push(one_graph_store, server.url + "/sparql", timeout=3)
+        assert time.monotonic() - started < 8
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("garbage", [b"HTTP/1.1 2OO OK\r\n\r\n", b"garbage\r\n\r\n",
+                                     b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort"],
+                         ids=["bad-status-line", "not-http", "incomplete-read"])
+def test_garbled_answers_are_one_line(one_graph_store, garbage):
+    server = ScriptedServer(lambda request: garbage)
+    try:
+        with pytest.raises(StoreError) as raised:
+            push(one_graph_store, server.url + "/sparql", timeout=5)
+        assert "\n" not in str(raised.value) and server.url.split("//")[1] in str(raised.value)
+    finally:
+        server.stop()
+
+
+def test_a_huge_answer_is_refused_not_read_whole(one_graph_store, monkeypatch):
+    from kg import remote
+
+    monkeypatch.setattr(remote, "MAX_REPLY_BYTES", 1024 * 1024)
+    body = b"x" * (3 * 1024 * 1024)
+    server = ScriptedServer(lambda request: b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+    try:
+        with pytest.raises(StoreError, match="larger than 1 MiB"):
+            push(one_graph_store, server.url + "/sparql", timeout=10)
+    finally:
+        server.stop()
+
+
+def test_secrets_in_the_url_are_never_printed(one_graph_store, capsys):
+    server = ScriptedServer(lambda request: b"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\n\r\nboom")
+    try:
+        code = main(["push", "--store", str(one_graph_store.path), "--endpoint", server.url + "/sparql?api_key=s3cret"])
+        err = capsys.readouterr().err
+        assert code == 4 and "s3cret" not in err and "api_key=***" in err and "pushed" not in err
+    finally:
+        server.stop()

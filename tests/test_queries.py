@@ -25,7 +25,7 @@ from pyoxigraph import Literal, NamedNode, QueryResultsFormat, Quad, RdfFormat, 
 from kg import normalise, output, queries
 from kg.cli import main
 from kg.errors import QueryError, UsageError
-from kg.ingest import ingest_batches
+from kg.ingestion import ingest_batches
 from kg.mapping import feature_family, record_from_quads
 from kg.records import record_to_json
 from kg.sources import batch_from_document

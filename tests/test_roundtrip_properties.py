@@ -28,8 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.errors import KgError
-from kg.export import catalog_json, export
-from kg.ingest import ingest_batches
+from kg.exports import catalog_json, export
+from kg.ingestion import ingest_batches
 from kg.records import RECORD_KEYS
 from kg.sources import read_bytes, read_text
 from kg.store import GraphStore

@@ -34,8 +34,8 @@ from SPARQLWrapper import CSV, JSON, POST, POSTDIRECTLY, TSV, XML, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 
 from kg.errors import UsageError
-from kg.ingest import ingest_paths
-from kg.serve import check_query, make_app
+from kg.ingestion import ingest_paths
+from kg.serve import make_app
 from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import KG, SCHEMA, Iris
@@ -379,11 +379,6 @@ def test_what_rdflib_cannot_parse_is_refused(endpoint):
                   "SELECT * WHERE { ?s ?p <<( ?a ?b ?c )>> }"):
         status, _, body = get_query(endpoint, query)
         assert status == 400 and json.loads(body)["error"] == "refused"
-
-
-def test_check_query_keeps_service_inside_strings_and_names_allowed():
-    assert check_query('SELECT * WHERE { ?service <https://e.org/service> "SERVICE <x> {}" }', set()).form == "SELECT"
-    assert check_query("PREFIX service: <https://e.org/> SELECT * WHERE { ?s service:x ?o }", set()).form == "SELECT"
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 import pyoxigraph
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS
-from kg.ingest import ingest_paths
+from kg.ingestion import ingest_paths
 from kg.validation import revalidate, validate, validate_monolithic
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,78 @@
+"""The ``kg`` command line: a thin shell over the library, the only place that prints
+messages and owns exit codes.
+
+Exit codes (a contract other tools may rely on):
+
+    0   success
+    1   validation found violations (kg validate, kg build --fail-on); kg docs --check: out of date
+    2   usage error (unknown option, bad value, bad query parameter)
+    3   unreadable input: a file cannot be read or parsed, or --strict rejected bad records;
+        nothing was written
+    4   store error (missing, locked or corrupt store; a remote store that cannot be reached)
+    5   ingested, but some records or edges were set aside in the quarantine
+    70  an unexpected failure inside kg (a bug): one line names what failed; --debug prints
+        the traceback
+    130 interrupted
+
+Each command lives in a module of this package (``data``, ``checks``, ``ask``, ``net``) as
+``options_<command>`` (its arguments) and ``run_<command>`` (a thin call of one library
+function); :mod:`kg.cli.parser` builds only the parser the command line needs.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Sequence
+
+from ..errors import InputRejected, KgError, QueryError, SourceError, StoreError, UsageError, safe_text
+from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUARANTINE, EXIT_STORE, EXIT_USAGE,
+                     EXIT_VIOLATIONS, ISSUES_URL, err)
+from .parser import build_parser, command_in
+
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_VIOLATIONS", "EXIT_USAGE", "EXIT_INPUT", "EXIT_STORE",
+           "EXIT_QUARANTINE", "EXIT_INTERNAL"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``kg`` with ``argv`` (default: the process's arguments); returns the exit code."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=command_in(words) or "")
+    args = parser.parse_args(words)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except (SourceError, InputRejected) as error:
+        if isinstance(error, InputRejected):
+            for item in error.errors:
+                err(f"rejected: {item}")
+        err(f"kg: error: {error}")
+        return EXIT_INPUT
+    except StoreError as error:
+        err(f"kg: error: {error}")
+        return EXIT_STORE
+    except (UsageError, QueryError) as error:
+        err(f"kg: error: {safe_text(error, 400)}")
+        return EXIT_USAGE
+    except KgError as error:
+        err(f"kg: error: {safe_text(error, 400)}")
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a bug: one line, the traceback only when asked for
+        if getattr(args, "debug", False):
+            traceback.print_exc()
+        where = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+        at = f" at {where.filename.rsplit('/kg/', 1)[-1]}:{where.lineno}" if where else ""
+        err(f"kg: internal error in 'kg {args.command}': {type(error).__name__}: {safe_text(error, 300)}{at} "
+            f"(a bug in kg: rerun with --debug for the traceback, and report it with this line and "
+            f"'kg --version' to {ISSUES_URL})")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Commands that check: validate (the graph or RDF files against SHACL shapes) and docs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import UsageError
+from .common import (EXIT_OK, EXIT_VIOLATIONS, colour_on, err, existing_store, iris, paint_report, positive,
+                     progress_printer)
+
+
+def options_validate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="validate these RDF files (.ttl .nt .nq .trig .jsonld .rdf) instead of the store")
+    p.add_argument("--shapes", "-s", action="append", metavar="FILE",
+                   help="validate against the SHACL shapes in FILE (repeatable) instead of kg's own shapes")
+    p.add_argument("--format", "-f", choices=("text", "json", "turtle"), default="text",
+                   help="text: results grouped by rule (default); json: one entry per result; "
+                        "turtle: the W3C SHACL validation report graph")
+    p.add_argument("--fail-on", choices=("violation", "warning", "info"), default="violation",
+                   help="exit 1 when a result is this severe or worse (default: violation; warnings pass)")
+    p.add_argument("--record", action="append", metavar="ID",
+                   help="only this record's graph (repeatable), plus the catalog-wide rules: "
+                        "the quick check after changing a record")
+    p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: one per CPU)")
+    p.add_argument("--monolithic", action="store_true",
+                   help="one pySHACL run over the whole graph with every shape (slow; the reference)")
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    from ..validation import load_rdf_files, text_report, validate, validate_monolithic
+
+    positive(args.jobs, "--jobs")
+    if args.monolithic and args.record:
+        raise UsageError("--record checks record graphs one by one; it cannot be combined with --monolithic")
+    store = load_rdf_files(args.files, iris(args)) if args.files else existing_store(args)
+    shapes = {"shapes": args.shapes} if args.shapes else {}
+    if args.monolithic:
+        report = validate_monolithic(store, iris(args), **shapes)
+    else:
+        report = validate(store, iris(args), records=args.record, jobs=args.jobs,
+                          progress=progress_printer("validate"), **shapes)
+    if report.records == 0 and not args.files and not args.shapes:
+        err("kg validate: warning: the store holds no records (run 'kg build' or 'kg ingest' first)")
+    if args.format == "json":
+        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+    elif args.format == "turtle":
+        sys.stdout.buffer.write(report.to_turtle(iris(args)))
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(paint_report(text_report(report), colour_on(sys.stdout, args)))
+    if args.format != "text":
+        err(f"kg validate: {report.violations} violation(s), {report.warnings} warning(s) in {report.seconds:.1f} s")
+    return EXIT_VIOLATIONS if report.fails(args.fail_on) else EXIT_OK
+
+
+def options_docs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; exit 1 when the generated files differ from the ontology")
+
+
+def run_docs(args: argparse.Namespace) -> int:
+    from .. import ontodoc
+
+    outputs = ontodoc.render()
+    if args.check:
+        drifted = ontodoc.stale(outputs)
+        for path in drifted:
+            err(f"out of date: {path} (run 'kg docs')")
+        if drifted:
+            return EXIT_VIOLATIONS
+        err(f"up to date: {', '.join(str(path) for path in sorted(outputs))}")
+        return EXIT_OK
+    written = ontodoc.write(outputs)
+    for path in sorted(outputs):
+        err(f"{'wrote' if path in written else 'unchanged'}: {path}")
+    return EXIT_OK

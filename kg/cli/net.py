@@ -1,0 +1,120 @@
+"""Commands that talk over the network: serve (a SPARQL endpoint) and push (to a remote store)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+
+from ..errors import StoreError, UsageError
+from .common import EXIT_OK, EXIT_STORE, err, existing_store, iris, progress_printer
+
+
+def options_serve(p: argparse.ArgumentParser) -> None:
+    from ..serve import (DEFAULT_HOST, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT,
+                         DEFAULT_WORKER_MEMORY_MB)
+
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"stop a query after this long and answer 504 (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--max-rows", type=int, default=DEFAULT_MAX_ROWS, metavar="N",
+                   help=f"refuse results of more than N rows or triples with 422 (default {DEFAULT_MAX_ROWS})")
+    p.add_argument("--max-request-bytes", type=int, default=DEFAULT_MAX_REQUEST_BYTES, metavar="N",
+                   help=f"refuse larger request bodies with 413 (default {DEFAULT_MAX_REQUEST_BYTES})")
+    p.add_argument("--workers", type=int, metavar="N", help="query worker processes (default: CPUs, 2 to 8)")
+    p.add_argument("--worker-memory-mb", type=int, default=DEFAULT_WORKER_MEMORY_MB, metavar="MIB",
+                   help=f"memory cap of each query worker; a query past it gets 500 (default {DEFAULT_WORKER_MEMORY_MB})")
+    p.add_argument("--allow-update", action="store_true",
+                   help="accept SPARQL Update at /update from clients with the bearer token")
+    p.add_argument("--token", help="the bearer token for updates (default: $KG_TOKEN)")
+    p.add_argument("--cors", metavar="ORIGIN", help="allow cross-origin requests from this one origin (default: none)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no access log on stderr")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from .. import serve
+
+    if args.store == ":memory:":
+        raise UsageError("kg serve needs a store directory (run 'kg build' first)")
+    token = args.token or os.environ.get("KG_TOKEN") or None
+    if args.token:
+        err("kg serve: note: a token given with --token is visible to other local users; prefer KG_TOKEN")
+    if not serve.is_loopback(args.host):
+        err(f"kg serve: warning: listening on {args.host}, reachable from other machines; "
+            "queries can still be expensive, so keep the limits")
+
+    def ready(app: "serve.App") -> None:
+        mode = "updates allowed with the bearer token at /update" if args.allow_update else "read-only"
+        err(f"kg serve: SPARQL endpoint {app.url}/sparql, query page {app.url}/ "
+            f"({app.pool.size} workers, {args.timeout:g} s timeout, max {args.max_rows} rows, {mode})")
+        err(f"kg serve: system pages at {app.url}/id/system/<id>; press Ctrl-C to stop")
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        serve.serve(args.store, ready=ready, base=args.base, host=args.host, port=args.port,
+                    timeout=args.timeout, max_rows=args.max_rows, max_request_bytes=args.max_request_bytes,
+                    workers=args.workers or 0, worker_memory_mb=args.worker_memory_mb,
+                    allow_update=args.allow_update, token=token, cors=args.cors,
+                    log=None if args.quiet else err)
+    except KeyboardInterrupt:
+        err("kg serve: stopped")
+    except OSError as error:
+        raise StoreError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    return EXIT_OK
+
+
+def options_push(p: argparse.ArgumentParser) -> None:
+    from ..remote import AUTH_METHODS, DEFAULT_BATCH_BYTES
+    from ..remote import DEFAULT_TIMEOUT as PUSH_TIMEOUT
+
+    p.add_argument("--endpoint", required=True, metavar="URL", help="SPARQL query endpoint (used to verify counts)")
+    p.add_argument("--update-endpoint", metavar="URL", help="SPARQL Update endpoint (default: --endpoint)")
+    p.add_argument("--graph-store", metavar="URL",
+                   help="send each graph with a Graph Store Protocol PUT to URL?graph=<iri> instead of updates")
+    p.add_argument("--user", help="user name for HTTP authentication")
+    p.add_argument("--password", help="password (default: $KG_PUSH_PASSWORD)")
+    p.add_argument("--auth", choices=AUTH_METHODS, default="basic", help="HTTP authentication scheme (default basic)")
+    p.add_argument("--timeout", type=float, default=PUSH_TIMEOUT, metavar="SECONDS",
+                   help=f"timeout of each HTTP request (default {PUSH_TIMEOUT:g})")
+    p.add_argument("--batch-kib", type=int, default=DEFAULT_BATCH_BYTES // 1024, metavar="KIB",
+                   help=f"largest SPARQL Update request, in KiB (default {DEFAULT_BATCH_BYTES // 1024})")
+    p.add_argument("--graph-param", default="graph", metavar="NAME",
+                   help="query parameter naming the graph in Graph Store Protocol URLs "
+                        "(default: graph, as the protocol says; Virtuoso also takes graph-uri)")
+    p.add_argument("--prune", action="store_true",
+                   help="also drop remote graphs under the data's graph/ namespace that the store no longer has")
+    p.add_argument("--no-verify", action="store_true", help="skip counting the quads on the remote side afterwards")
+
+
+def run_push(args: argparse.Namespace) -> int:
+    from ..remote import push
+
+    store = existing_store(args)
+    password = args.password if args.password is not None else os.environ.get("KG_PUSH_PASSWORD")
+    if args.password is not None:
+        err("kg push: note: a password given with --password is visible to other local users; "
+            "prefer KG_PUSH_PASSWORD")
+    how = f"Graph Store Protocol PUTs to {args.graph_store}" if args.graph_store else \
+        f"SPARQL Update to {args.update_endpoint or args.endpoint}"
+    report = push(store, args.endpoint, update_endpoint=args.update_endpoint, graph_store=args.graph_store,
+                  user=args.user, password=password if args.user is not None else None, auth=args.auth,
+                  timeout=args.timeout, batch_bytes=args.batch_kib * 1024, verify=not args.no_verify,
+                  prune=args.prune, iris=iris(args), graph_param=args.graph_param,
+                  progress=progress_printer("push (quads)"))
+    err(f"pushed {report.graphs} graphs ({report.quads} quads) in {report.requests} requests, "
+        f"{report.seconds:.1f} s, by {how}")
+    for graph in report.pruned:
+        err(f"pruned remote graph {graph} (no longer in the local store)")
+    if report.verified is None:
+        return EXIT_OK
+    if report.mismatches:
+        for graph, local, remote in report.mismatches[:20]:
+            err(f"mismatch: {graph}: {local} quads here, {remote} there")
+        err(f"kg push: error: {len(report.mismatches)} graph(s) differ on the remote store")
+        return EXIT_STORE
+    err(f"verified: the remote store holds the same number of quads in all {report.graphs} graphs")
+    return EXIT_OK

@@ -1,0 +1,347 @@
+"""Sources -> records -> quads -> store, with a quarantine for bad records.
+
+Everything is read and checked before anything is written (``kg.sources``): an
+unreadable file changes nothing. Good records are never lost because of a bad
+neighbour (the bad one is set aside in the quarantine), unless ``strict`` asks to
+reject the whole input. Records are written in batches, each one atomic, so a crash
+leaves every record either at its old or at its new version. RDF files go in as
+they are, all in one transaction.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from pyoxigraph import NamedNode, Quad
+
+from .description import ontology_quads, refresh_description
+from .errors import InputRejected, RecordError, UsageError
+from .mapping import record_quads, relation_quads, source_file_quads
+from .records import Edge, Record
+from .sources import (
+    BULK, EDGES, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker, RdfDocument, read_inputs,
+)
+from .store import GraphStore
+from .vocab import SKOS, Iris
+
+BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did: counts, quarantined items, warnings and timing.
+
+    ``quarantined`` items were set aside (not written); ``warnings`` items went in,
+    with something worth a look (a ``javascript:`` citation kept as text, an edge
+    whose end is not a record in the store yet, an unknown edge type). ``quads_written``
+    counts RDF files' quads too (``rdf_quads`` of them).
+    """
+
+    records: int = 0
+    edges: int = 0
+    quads_written: int = 0
+    quarantined: list[RecordError] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    warnings: list[RecordError] = field(default_factory=list)
+    rdf_quads: int = 0
+
+    @property
+    def wrote_nothing(self) -> bool:
+        """True when the input held nothing to write, so the store was left exactly as it was."""
+        return self.quads_written == 0
+
+
+def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
+                 strict: bool = False, progress: Progress | None = None,
+                 stream: bool | None = None, format: str | None = None,
+                 graph: str | None = None) -> IngestReport:
+    """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
+
+    Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
+    checked whole first, then read, mapped and written ``BATCH_SIZE`` records at a
+    time, so memory does not grow with the file. ``stream`` True streams every bulk
+    catalog file, False none. The graph written is the same either way.
+
+    RDF files (by extension: .ttl .nt .nq .trig .jsonld .rdf .xml .owl; or every path
+    when ``format`` names an RDF format) are loaded as they are, as the Oxigraph CLI's
+    ``load`` does: quads into the graph they name, triples into the default graph, or
+    into ``graph`` (an IRI) when it is given (``kg.sources.rdf``).
+    """
+    target = _graph_iri(graph)
+    minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
+    inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target)
+    if target is not None and not all(isinstance(item, RdfDocument) for item in inputs):
+        raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
+    if not any(isinstance(item, CatalogStream) for item in inputs):
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress)
+
+
+def _graph_iri(graph: str | None) -> NamedNode | None:
+    if graph is None:
+        return None
+    try:
+        return NamedNode(graph)
+    except ValueError as err:
+        raise UsageError(f"graph {graph!r} is not an IRI: {err}") from None
+
+
+def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
+                   strict: bool = False, progress: Progress | None = None) -> IngestReport:
+    """Ingest already-read batches: each record replaces its own named graph.
+
+    Everything is checked and mapped before the first write. Bad items are
+    quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
+    good in it (an empty records list, only bad records) leaves the store untouched.
+    """
+    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None)
+
+
+def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
+                  strict: bool = False, progress: Progress | None = None) -> IngestReport:
+    """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
+
+    Every input was checked whole before (an unreadable file changes nothing). The
+    records are then checked, mapped and written a chunk at a time; across chunks only
+    ids are kept (for duplicates in a file, and for later files superseding earlier
+    ones), so memory does not grow with the input. A record superseded by a later file
+    is written first, then replaced: the store ends as with ``ingest_batches``.
+    """
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE)
+
+
+def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
+            chunk: int | None) -> IngestReport:
+    """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
+    everything; all at once, the single write waits for the same checks."""
+    started = time.perf_counter()
+    if strict and chunk is not None:
+        dry = _Run(None, iris, chunk, None)
+        dry.take(inputs)
+        if dry.errors:
+            raise InputRejected(dry.errors)
+    run = _Run(store, iris, chunk, progress, strict=strict)
+    run.take(inputs)
+    report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
+                          superseded=run.superseded, sources=[item.source for item in inputs],
+                          warnings=run.warnings)
+    if report.records or run.edges or run.rdf:
+        _finish(store, iris, run, report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@dataclass
+class _Pending:
+    record: Record
+    source: str
+    index: int
+
+
+class _Run:
+    """One pass over the inputs: records checked, mapped and (with a store) written a chunk
+    at a time (``chunk`` None: all at the end); edges and RDF quads kept for ``_finish``.
+    ``strict`` raises ``InputRejected`` at the first write that would follow a bad item."""
+
+    def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
+                 strict: bool = False) -> None:
+        self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
+        self.checker = ItemChecker()
+        self.errors: list[RecordError] = []
+        self.warnings: list[RecordError] = []
+        self.superseded: list[str] = []
+        self.edges: list[tuple[Edge, str, int]] = []  # (edge, source, index)
+        self.edges_header: dict | None = None
+        self.catalog_header: dict | None = None
+        self.rdf: list[Quad] = []
+        self.pending: dict[str, _Pending] = {}
+        self.taken: set[str] = set()     # ids of the records taken so far
+        self.written: set[str] = set()   # ids of the records written (a superseded one is written again)
+        self.described: set[str] = set()  # shared resources described so far
+        self.quads_written = 0
+        self.done = 0
+        self.total = 0
+
+    def take(self, inputs: list[Input]) -> None:
+        parts = [part for given in inputs for part in given.expanded()]
+        self.total = sum(_item_count(part) for part in parts)
+        for part in parts:
+            if isinstance(part, RdfDocument):
+                self.rdf += part.quads
+            elif part.kind == EDGES:
+                self._take_edges(part)
+            else:
+                self._take_records(part)
+        if self.pending or self.strict:
+            self.flush()
+
+    def _take_edges(self, batch: Batch) -> None:
+        good = []
+        for checked in self.checker.edges(batch):
+            if checked.item is None:
+                self.errors += [checked.error] if checked.error else []
+                continue
+            self.warnings += checked.warnings
+            good.append((checked.item, checked.source, checked.index))
+        if good:  # an edges file with no usable edges never empties the stored edges
+            self.edges += good
+            self.edges_header = batch.header
+
+    def _take_records(self, batch: Batch | CatalogStream) -> None:
+        any_good = False
+        for checked in self.checker.records(batch):
+            self.done += 1
+            record = checked.item
+            if record is None:
+                self.errors += [checked.error] if checked.error else []
+                continue
+            any_good = True
+            self.warnings += checked.warnings
+            if record.id in self.taken:  # from an earlier input (a duplicate in this one is an error)
+                self.superseded.append(record.id)
+                self.pending.pop(record.id, None)  # the newer version goes last
+            self.taken.add(record.id)
+            self.pending[record.id] = _Pending(record, checked.source, checked.index)
+            if self.chunk is not None and len(self.pending) >= self.chunk:
+                self.flush()
+        # an empty or all-bad catalog file never replaces the stored catalog header
+        if batch.kind == BULK and any_good:
+            self.catalog_header = batch.header
+
+    def flush(self) -> None:
+        """Map the pending records, then write them ``BATCH_SIZE`` at a time (``strict``: none
+        if any item so far was bad)."""
+        mapped = self._map_pending()
+        if self.strict and self.errors:
+            raise InputRejected(self.errors)
+        for start in range(0, len(mapped), BATCH_SIZE):
+            part = mapped[start:start + BATCH_SIZE]
+            if self.store is not None:
+                graphs = {self.iris.record_graph(record.id): own for record, own, _ in part}
+                shared = [q for _, _, descriptions in part for q in descriptions]
+                self.store.replace_graphs(graphs, shared)
+                self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
+                self.written.update(record.id for record, _, _ in part)
+            if self.progress and self.chunk is None:
+                self.progress(min(start + BATCH_SIZE, len(mapped)), len(mapped))
+        if self.progress and self.chunk is not None:
+            self.progress(self.done, self.total)
+
+    def _map_pending(self) -> list[tuple[Record, list[Quad], list[Quad]]]:
+        """Every pending record as (record, its quads, shared descriptions). One that cannot
+        be expressed in RDF joins the quarantine instead of failing the run halfway."""
+        mapped = []
+        for pending in self.pending.values():
+            local = _Tentative(self.described)
+            try:
+                own, descriptions = record_quads(pending.record, self.iris, local)
+            except (ValueError, OverflowError) as err:
+                self.errors.append(RecordError(pending.source, pending.index, pending.record.id, "(record)",
+                                               f"cannot be expressed in RDF: {err}"))
+                continue
+            local.keep()
+            mapped.append((pending.record, own, descriptions))
+        self.pending.clear()
+        return mapped
+
+
+def _item_count(part: Input) -> int:
+    """How many records an input holds (for progress)."""
+    if isinstance(part, CatalogStream):
+        return part.count
+    if isinstance(part, Batch) and part.kind != EDGES:
+        return len(part.items)
+    return 0
+
+
+class _Tentative:
+    """The shared resources already described, plus those a record describes; the record's
+    additions are kept only when it maps without error (``keep``)."""
+
+    def __init__(self, described: set[str]) -> None:
+        self.described: set[str] = described
+        self.new: set[str] = set()
+
+    def __contains__(self, iri: object) -> bool:
+        return iri in self.new or iri in self.described
+
+    def add(self, iri: str) -> None:
+        self.new.add(iri)
+
+    def keep(self) -> None:
+        self.described |= self.new
+
+
+def _finish(store: GraphStore, iris: Iris, run: _Run, report: IngestReport) -> None:
+    """After the records: catalog header, edges and ontology graphs, RDF quads, clean-up, description."""
+    if report.records or run.edges:
+        _write_shared(store, iris, run, report)
+    if run.rdf:
+        store.add(run.rdf)  # one transaction: every RDF file of the ingest, or none
+        report.rdf_quads = len(run.rdf)
+        report.quads_written += len(run.rdf)
+    if report.records:
+        drop_unused_shared(store, iris)
+    refresh_description(store, iris)
+    store.flush()
+    report.warnings += _dangling_edges(store, iris, run.edges)
+
+
+def _write_shared(store: GraphStore, iris: Iris, run: _Run, report: IngestReport) -> None:
+    """The catalog header, the edges and the ontology, each replacing its graph."""
+    shared: dict[NamedNode, list[Quad]] = {}
+    if run.catalog_header is not None:
+        shared[iris.catalog_graph] = source_file_quads(iris.catalog_source, iris.catalog_graph,
+                                                       "catalog", run.catalog_header)
+    if run.edges:
+        quads = source_file_quads(iris.edges_source, iris.edges_graph, "edges", run.edges_header or {})
+        for position, (edge, _, _) in enumerate(run.edges):
+            quads += relation_quads(edge, position, iris)
+        shared[iris.edges_graph] = quads
+        report.edges = len(run.edges)
+    shared[iris.ontology_graph] = ontology_quads(iris)
+    store.replace_graphs(shared)
+    report.quads_written += sum(len(q) for q in shared.values())
+
+
+def _dangling_edges(store: GraphStore, iris: Iris, edges: list[tuple[Edge, str, int]]) -> list[RecordError]:
+    """Warnings for edges of this input whose ends are not records in the store (edges may
+    arrive before their records: they are kept; ``kg validate`` reports them too)."""
+    if not edges:
+        return []
+    present = set(stored_record_ids(store, iris))
+    warnings = []
+    for edge, source, index in edges:
+        for end, record_id in (("source", edge.source), ("target", edge.target)):
+            if record_id not in present:
+                warnings.append(RecordError(source, index, f"{edge.source} -> {edge.target}", end,
+                                            f"{record_id!r} is not a record in the store (yet); edge kept"))
+    return warnings
+
+
+def drop_unused_shared(store: GraphStore, iris: Iris) -> None:
+    """Forget shared resources (vendors, concepts, ...) that no record points to any more."""
+    shared = iris.shared_graph
+    store.update(f"""
+        DELETE {{ GRAPH {shared} {{ ?x ?p ?o }} }}
+        WHERE {{
+          GRAPH {shared} {{ ?x ?p ?o }}
+          FILTER NOT EXISTS {{ GRAPH {shared} {{ ?x a {SKOS.ConceptScheme} }} }}
+          FILTER NOT EXISTS {{ GRAPH ?g {{ ?s ?q ?x }} FILTER(?g != {shared}) }}
+        }}""")
+
+
+def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
+    prefix = iris.record_graph_prefix()
+    return [g.value[len(prefix):] for g in store.named_graphs() if g.value.startswith(prefix)]
+
+
+def remove_records(store: GraphStore, record_ids: Iterable[str], iris: Iris) -> None:
+    store.remove_graphs(iris.record_graph(i) for i in record_ids)
+    refresh_description(store, iris)

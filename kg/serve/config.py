@@ -1,0 +1,91 @@
+"""What ``kg serve`` can be told: its options, their defaults and the server's fixed limits.
+
+This module stays light (no pyoxigraph, no templates): the command line reads the
+defaults from it while it builds its parser.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ..errors import StoreError, UsageError
+from ..vocab import DEFAULT_BASE, Iris
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_ROWS = 10_000
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
+MAX_QUERY_CHARS = 64 * 1024
+MAX_URL_CHARS = 16 * 1024
+MAX_CONNECTIONS = 256
+DEFAULT_WORKER_MEMORY_MB = 2048
+MIN_TOKEN_CHARS = 16
+
+
+@dataclass
+class ServeConfig:
+    """Everything ``kg serve`` can be told; the CLI options map one to one."""
+
+    store: str
+    base: str = DEFAULT_BASE
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    timeout: float = DEFAULT_TIMEOUT
+    max_rows: int = DEFAULT_MAX_ROWS
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+    workers: int = 0  # 0: chosen from the number of CPUs
+    worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB
+    allow_update: bool = False
+    token: str | None = field(default=None, repr=False)
+    cors: str | None = None
+
+    def check(self) -> None:
+        if not os.path.isdir(self.store):
+            raise StoreError(f"no store at {self.store}: run 'kg build' first (or pass --store)")
+        Iris(self.base)
+        if self.timeout <= 0 or self.max_rows < 1 or self.max_request_bytes < 1024 or self.workers < 0:
+            raise UsageError("timeout, max-rows, max-request-bytes and workers must be positive")
+        if self.allow_update:
+            if not self.token:
+                raise UsageError("--allow-update needs a bearer token: --token or KG_TOKEN")
+            if len(self.token) < MIN_TOKEN_CHARS:
+                raise UsageError(f"the update token must have at least {MIN_TOKEN_CHARS} characters")
+        if self.cors is not None and (self.cors == "*" or not is_web_iri(self.cors)):
+            raise UsageError("--cors takes one origin such as https://example.org (never '*')")
+
+    def worker_count(self) -> int:
+        return self.workers or max(2, min(8, os.cpu_count() or 2))
+
+
+def is_web_iri(text: str) -> bool:
+    """Whether ``text`` is an http(s) IRI with a host and no space or control character.
+
+    >>> is_web_iri("https://example.org/x"), is_web_iri("javascript:alert(1)"), is_web_iri("https://")
+    (True, False, False)
+    """
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not any(
+        ch.isspace() or ord(ch) < 32 for ch in text)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only listens on this machine.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("0.0.0.0"), is_loopback("localhost")
+    (True, False, True)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,259 @@
+"""The documents the server writes itself: HTML pages rendered from the Jinja2 templates
+shipped in ``kg/serve/templates`` (query page, results, system and resource pages) and
+the Turtle service description.
+
+Every value is escaped (autoescape, with the standard library's ``html.escape``); an
+IRI is a link only when it is under the base (a local ``/id/`` path) or http(s). The
+pages load nothing from elsewhere: the style sheet is inlined, there is no script,
+and :data:`HTML_HEADERS` carries the Content-Security-Policy that says so.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Iterable
+from urllib.parse import quote
+
+from markupsafe import Markup
+from pyoxigraph import Literal, NamedNode
+
+from ..vocab import ATTRIBUTION, KG, PREFIXES, SCHEMA
+from .config import is_web_iri
+
+HTML_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+                               "base-uri 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+_LOCAL_SAFE = "/:@!$&'()*+,;=-._~%"
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def _escape(value: Any) -> Any:
+    # Jinja's autoescape would write ' and " as &#39; and &#34;; the pages (and their
+    # tests) keep html.escape's entities. Markup is passed through: it is escaped already.
+    return value if isinstance(value, Markup) else Markup(html.escape(str(value), quote=True))
+
+
+@cache
+def _templates() -> Any:
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.PackageLoader("kg.serve", "templates"), autoescape=True,
+                              finalize=_escape, trim_blocks=True, lstrip_blocks=True,
+                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+
+
+def _render(template: str, title: str, **values: Any) -> bytes:
+    text = _templates().get_template(template).render(title=title, attribution=ATTRIBUTION, **values)
+    return text.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One RDF term as a page shows it: an IRI (a link when ``link`` is set, else plain
+    text) or a literal with its language or datatype as ``note``."""
+
+    text: str
+    iri: bool = False
+    link: str | None = None
+    external: bool = False  # the link leaves this server: rel="nofollow noopener noreferrer"
+    note: str | None = None
+
+
+class Terms:
+    """Turns terms into :class:`Term`: IRIs under the base become local links, other
+    http(s) IRIs external links, everything else text. ``labels`` names IRIs."""
+
+    def __init__(self, base: str, labels: dict[str, str] | None = None) -> None:
+        self.base = base
+        self.labels = labels or {}
+        self.pairs = sorted(((k, v) for k, v in {**PREFIXES, "data": base, "sys": base + "system/"}.items()),
+                            key=lambda kv: -len(kv[1]))
+
+    def href(self, iri: str) -> str | None:
+        if iri.startswith(self.base) and len(iri) > len(self.base):
+            return "/id/" + quote(iri[len(self.base):], safe=_LOCAL_SAFE)
+        if is_web_iri(iri):
+            return iri
+        return None
+
+    def compact(self, iri: str) -> str:
+        """``iri`` as prefix:name when a known namespace holds it.
+
+        >>> Terms("https://example.org/").compact("https://schema.org/name")
+        'schema:name'
+        """
+        for prefix, ns in self.pairs:
+            if iri.startswith(ns) and len(iri) > len(ns):
+                return f"{prefix}:{iri[len(ns):]}"
+        return iri
+
+    def iri(self, iri: str, label: str | None = None) -> Term:
+        target = self.href(iri)
+        return Term(label or self.labels.get(iri) or self.compact(iri), iri=True, link=target,
+                    external=target is not None and not target.startswith("/"))
+
+    def term(self, term: Any, label: str | None = None) -> Term | None:
+        if term is None:
+            return None
+        if isinstance(term, NamedNode):
+            return self.iri(term.value, label)
+        if isinstance(term, Literal):
+            note = None
+            if term.language:
+                note = f"@{term.language}"
+            elif term.datatype.value != _XSD_STRING:
+                note = self.compact(term.datatype.value)
+            return Term(term.value, note=note)
+        return Term(str(term))
+
+
+def plain(value: str) -> Term:
+    """Text that is not a term (a column name, an edge type)."""
+    return Term(value)
+
+
+# ---------------------------------------------------------------------------
+# Query results
+
+
+def ask_page(query: str, answer: bool) -> bytes:
+    return _render("results.html", "ASK result", query=query, answer=answer, headers=None)
+
+
+def solutions_page(query: str, variables: list[str], rows: list, base: str) -> bytes:
+    """An HTML table of SELECT rows (``row[variable]`` gives a term or None)."""
+    terms = Terms(base)
+    return _render("results.html", "Query results", query=query, heading="Results", noun="row(s)",
+                   headers=variables, rows=[[terms.term(row[v]) for v in variables] for row in rows])
+
+
+def triples_page(query: str, triples: list, base: str) -> bytes:
+    terms = Terms(base)
+    rows = [[terms.term(t.subject), terms.term(t.predicate), terms.term(t.object)] for t in triples]
+    return _render("results.html", "Query results", query=query, heading="Triples", noun="triple(s)",
+                   headers=["subject", "predicate", "object"], rows=rows)
+
+
+# ---------------------------------------------------------------------------
+# The query page and the service description
+
+
+def default_query() -> str:
+    return (f"PREFIX kg: {NamedNode(KG.iri)}\nPREFIX schema: {NamedNode(SCHEMA.iri)}\n\n"
+            "# Systems with native, adapter or client MCP support, best-established first\n"
+            "SELECT ?system ?name ?tier WHERE {\n"
+            "  ?system a kg:System ; schema:name ?name ; kg:tier ?tier ; kg:supportsProtocol kg:MCP .\n"
+            "}\nORDER BY ?tier ?name\nLIMIT 25\n")
+
+
+def home_page(example: str | None, timeout: float, max_rows: int) -> bytes:
+    """The query page: a form holding the default query (or the named query ``example``)
+    and the list of named queries."""
+    from .. import queries
+
+    text = default_query()
+    examples = []
+    try:
+        names = queries.available()
+    except Exception:  # noqa: BLE001 - the page works without examples
+        names = []
+    for name in names:
+        try:
+            q = queries.load(name)
+        except Exception:  # noqa: BLE001
+            continue
+        examples.append({"href": f"/?example={quote(q.name)}", "title": q.title or q.name,
+                         "question": q.question, "params": ", ".join(p.name for p in q.params)})
+        if name == example:
+            text = q.text
+    return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text,
+                   examples=examples, timeout=f"{timeout:g}", max_rows=max_rows)
+
+
+def service_description(url: str, allow_update: bool) -> bytes:
+    """The SPARQL 1.1 service description of the endpoint at ``url``, in Turtle."""
+    sd = "http://www.w3.org/ns/sparql-service-description#"
+    formats = ["SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
+               "Turtle", "JSON-LD", "N-Triples", "RDF_XML"]
+    lines = [f"@prefix sd: {NamedNode(sd)} .", "@prefix fmt: <http://www.w3.org/ns/formats/> .", "",
+             f"{NamedNode(url)} a sd:Service ;", f"  sd:endpoint {NamedNode(url)} ;",
+             "  sd:supportedLanguage sd:SPARQL11Query" + (", sd:SPARQL11Update" if allow_update else "") + " ;",
+             "  sd:feature sd:UnionDefaultGraph ;",
+             "  sd:resultFormat " + ", ".join(f"fmt:{f}" for f in formats) + " ."]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+# ---------------------------------------------------------------------------
+# Entity pages
+
+
+@dataclass
+class SystemFacts:
+    """What a system page shows, as read from the store; each table names its IRIs
+    with its own labels."""
+
+    system_id: str
+    iri: NamedNode
+    name: str
+    base: str
+    facts: list  # quads of the system's own statements
+    fact_labels: dict[str, str]
+    protocols: list[dict]  # rows: protocol, mode
+    protocol_labels: dict[str, str]
+    cells: list[dict]  # rows: slug, value?, status?, tier?, citation?, verified?
+    edges: dict[str, list[dict]]  # "out" / "in": rows of type, other, evidence?, citation?, influential?
+    edge_labels: dict[str, str]
+    centrality: list  # quads of the analysis graph about the system (literal values)
+    centrality_labels: dict[str, str]
+    analysis_graph: NamedNode
+
+
+def _pills(terms: Terms, facts: list) -> list[list[Any]]:
+    """One row per property: its label and its values (sorted)."""
+    grouped: dict[str, list[Term | None]] = {}
+    for q in sorted(facts, key=lambda q: (q.predicate.value, str(q.object))):
+        grouped.setdefault(q.predicate.value, []).append(terms.term(q.object))
+    return [[terms.iri(p), values] for p, values in sorted(grouped.items(), key=lambda kv: terms.compact(kv[0]))]
+
+
+def _edge_rows(terms: Terms, rows: list[dict]) -> list[list[Any]]:
+    return [[plain(r["type"].value + (" (influential)" if "influential" in r and r["influential"].value == "true"
+                                     else "")),
+             terms.term(r["other"]), terms.term(r.get("evidence")), terms.term(r.get("citation"))] for r in rows]
+
+
+def system_page(page: SystemFacts) -> bytes:
+    terms = Terms(page.base, page.fact_labels)
+    protocols = Terms(page.base, page.protocol_labels)
+    centrality = Terms(page.base, page.centrality_labels)
+    others = Terms(page.base, page.edge_labels)
+    edge_tables = [{"title": title, "other": other, "rows": _edge_rows(others, page.edges[direction])}
+                   for direction, title, other in (("out", "Outgoing edges", "target"),
+                                                   ("in", "Incoming edges", "source"))]
+    cells: list[list[Term | None]] = [
+        [plain(r["slug"].value), *(terms.term(r.get(key)) for key in ("value", "status", "tier", "citation", "verified"))]
+        for r in page.cells]
+    return _render(
+        "system.html", f"{page.name} - AI Agent Infrastructure Landscape",
+        system_id=page.system_id, iri=page.iri.value, name=page.name, facts=_pills(terms, page.facts),
+        protocols=[[protocols.term(r["protocol"]), protocols.term(r["mode"])] for r in page.protocols],
+        centrality=[[centrality.iri(q.predicate.value), centrality.term(q.object)]
+                    for q in sorted(page.centrality, key=lambda q: q.predicate.value)],
+        analysis_graph=page.analysis_graph.value, edge_tables=edge_tables, cells=cells)
+
+
+def resource_page(iri: NamedNode, quads: Iterable[Any], inbound: list, labels: dict[str, str], base: str,
+                  more: bool) -> bytes:
+    """Any other resource: its statements (with their graph) and what refers to it
+    (``inbound``; ``more`` when it was cut short)."""
+    terms = Terms(base, labels)
+    title = labels.get(iri.value) or terms.compact(iri.value)
+    rows = [[terms.iri(q.predicate.value), terms.term(q.object), terms.iri(q.graph_name.value)]
+            for q in sorted(quads, key=lambda q: (q.predicate.value, str(q.object)))]
+    back = [[terms.term(q.subject), terms.iri(q.predicate.value)]
+            for q in sorted(inbound, key=lambda q: (q.predicate.value, q.subject.value))]
+    return _render("resource.html", title, iri=iri.value, rows=rows, back=back, more=more)

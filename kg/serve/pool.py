@@ -1,0 +1,364 @@
+"""The query worker processes: starting them, talking to them, and their deadlines.
+
+pyoxigraph cannot cancel a running query, so the only real time limit is to kill the
+process: a call that passes its deadline raises :class:`WorkerTimeout`, its worker is
+killed and replaced in the background, and the other workers keep answering. An
+update runs in a one-off writable process while no query runs; every worker is then
+restarted so that queries see the new data.
+
+A child is a fresh Python (``python -c``, not multiprocessing: the caller's
+``__main__`` is never re-imported) that imports :func:`_child_main` from this module
+and gets its job as the first message over a socket pair.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..errors import StoreError, safe_text
+
+
+class WorkerTimeout(Exception):
+    """The call passed its deadline; the worker was killed."""
+
+
+class PoolBusy(Exception):
+    """No worker became free before the deadline."""
+
+
+class WorkerDied(Exception):
+    """The worker exited during the call (``args[0]``: its return code, when known)."""
+
+
+# ---------------------------------------------------------------------------
+# Inside a child process
+
+
+def _limit_memory(megabytes: int) -> None:
+    if megabytes <= 0:
+        return
+    try:
+        import resource
+
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _worker_main(conn: Any, settings: dict) -> None:
+    """A query worker: answer messages until the parent sends None or goes away."""
+    from .worker import Worker
+
+    _watch_parent(settings["parent"])
+    _limit_memory(settings["memory_mb"])
+    try:
+        worker = Worker(settings)
+    except Exception as err:  # noqa: BLE001 - reported to the parent, which raises StoreError
+        conn.send({"ready": False, "error": safe_text(err, 400)})
+        return
+    conn.send({"ready": True, "pid": os.getpid()})
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        try:
+            conn.send(worker.handle(msg))
+        except (OSError, ValueError):
+            return
+
+
+def _update_main(conn: Any, settings: dict, text: str) -> None:
+    """The one-off process that runs a SPARQL Update on a writable store."""
+    from .worker import run_update
+
+    _watch_parent(settings["parent"])
+    conn.send(run_update(settings, text))
+
+
+def _child_main(fd: int) -> None:
+    """Entry point of a worker or update process: its job comes as the first message."""
+    conn = Connection(fd)
+    job = conn.recv()
+    if job["role"] == "update":
+        _update_main(conn, job["settings"], job["text"])
+    else:
+        _worker_main(conn, job["settings"])
+
+
+# ---------------------------------------------------------------------------
+# In the server process
+
+# The folder that holds the kg package (a checkout or site-packages): put first on the
+# child's PYTHONPATH, so that it imports this same kg even when started from elsewhere.
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_CHILD_CODE = "import sys; from kg.serve.pool import _child_main; _child_main(int(sys.argv[1]))"
+
+
+class _Process:
+    """A child Python process that talks over a socket pair with pickled messages."""
+
+    def __init__(self, settings: dict, generation: int = 0, role: str = "query", text: str | None = None) -> None:
+        self.generation = generation
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = _PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
+                                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, env=env)
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        self.conn.send({"role": role, "settings": settings, "text": text})
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def wait_ready(self, timeout: float) -> None:
+        try:
+            if not self.conn.poll(timeout):
+                self.kill()
+                raise StoreError("a query worker did not start in time")
+            msg = self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise StoreError("a query worker exited while starting") from None
+        if not msg.get("ready"):
+            self.kill()
+            raise StoreError(msg.get("error") or "a query worker could not start")
+
+    def call(self, msg: dict | None, deadline: float) -> dict:
+        try:
+            if msg is not None:
+                self.conn.send(msg)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.conn.poll(remaining):
+                raise WorkerTimeout()
+            return self.conn.recv()
+        except (EOFError, OSError):
+            raise WorkerDied() from None
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+            self.proc.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.conn.close()
+
+    def close(self) -> None:
+        try:
+            self.conn.send(None)
+            self.proc.wait(2)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+
+class WorkerPool:
+    """A fixed number of query worker processes; a worker past its deadline is killed and replaced."""
+
+    def __init__(self, settings: dict, size: int, startup_timeout: float = 60.0) -> None:
+        self.settings = settings
+        self.size = size
+        self.startup_timeout = startup_timeout
+        self._idle: queue.LifoQueue[_Process] = queue.LifoQueue()
+        self._gate = threading.Condition()
+        self._in_flight = 0
+        self._exclusive = False
+        self._generation = 0
+        self._closed = False
+        self._procs: set[_Process] = set()
+        self._procs_lock = threading.Lock()
+        self.replaced = 0
+        self.timeouts = 0
+
+    def _new(self) -> _Process:
+        proc = _Process(self.settings, self._generation)
+        with self._procs_lock:
+            self._procs.add(proc)
+        return proc
+
+    def _kill(self, proc: _Process) -> None:
+        proc.kill()
+        with self._procs_lock:
+            self._procs.discard(proc)
+
+    def start(self) -> None:
+        procs = [self._new() for _ in range(self.size)]
+        try:
+            for proc in procs:
+                proc.wait_ready(self.startup_timeout)
+        except StoreError:
+            for proc in procs:
+                self._kill(proc)
+            raise
+        for proc in procs:
+            self._idle.put(proc)
+
+    def _replace(self) -> None:
+        """Start a new worker in the background and add it to the pool when ready."""
+        def spawn() -> None:
+            delay = 0.2
+            while not self._closed:
+                proc = self._new()
+                try:
+                    proc.wait_ready(self.startup_timeout)
+                except StoreError:
+                    self._kill(proc)
+                    time.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    continue
+                if self._closed:
+                    self._kill(proc)
+                    return
+                self._idle.put(proc)
+                self.replaced += 1
+                return
+
+        threading.Thread(target=spawn, daemon=True, name="kg-serve-spawn").start()
+
+    def _checkout(self, deadline: float) -> _Process:
+        with self._gate:
+            while self._exclusive:
+                if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
+                    raise PoolBusy()
+            self._in_flight += 1
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise PoolBusy()
+                try:
+                    proc = self._idle.get(timeout=remaining)
+                except queue.Empty:
+                    raise PoolBusy() from None
+                if proc.generation == self._generation and proc.alive():
+                    return proc
+                self._kill(proc)  # opened before the last update, or dead
+                self._replace()
+        except BaseException:
+            self._release()
+            raise
+
+    def _release(self) -> None:
+        with self._gate:
+            self._in_flight -= 1
+            self._gate.notify_all()
+
+    def call(self, msg: dict, deadline: float) -> dict:
+        proc = self._checkout(deadline)
+        try:
+            reply = proc.call(msg, deadline)
+        except WorkerTimeout:
+            self.timeouts += 1
+            self._kill(proc)
+            self._replace()
+            raise
+        except WorkerDied:
+            self._kill(proc)
+            self._replace()
+            raise WorkerDied(proc.proc.returncode) from None
+        else:
+            if self._closed:
+                self._kill(proc)
+            else:
+                self._idle.put(proc)
+            return reply
+        finally:
+            self._release()
+
+    def run_exclusive(self, text: str, deadline: float) -> dict:
+        """Run an update in a one-off writable process while no query runs; then restart
+        every worker so that queries see the new data."""
+        with self._gate:
+            while self._exclusive:
+                if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
+                    raise PoolBusy()
+            self._exclusive = True
+            try:
+                while self._in_flight:
+                    if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
+                        raise PoolBusy()
+            except BaseException:
+                self._exclusive = False
+                self._gate.notify_all()
+                raise
+        try:
+            proc = _Process(self.settings, role="update", text=text)
+            try:
+                reply = proc.call(None, deadline)
+                try:
+                    proc.proc.wait(10)  # let it close the store cleanly
+                except subprocess.TimeoutExpired:
+                    pass
+            finally:
+                proc.kill()
+            self._recycle()
+            return reply
+        finally:
+            with self._gate:
+                self._exclusive = False
+                self._gate.notify_all()
+
+    def _recycle(self) -> None:
+        self._generation += 1
+        old = []
+        while True:
+            try:
+                old.append(self._idle.get_nowait())
+            except queue.Empty:
+                break
+        for proc in old:
+            proc.close()
+            with self._procs_lock:
+                self._procs.discard(proc)
+        fresh = [self._new() for _ in old]
+        for proc in fresh:
+            try:
+                proc.wait_ready(self.startup_timeout)
+                self._idle.put(proc)
+            except StoreError:
+                self._kill(proc)
+                self._replace()
+
+    def idle(self) -> int:
+        return self._idle.qsize()
+
+    def close(self) -> None:
+        """Stop every worker: idle ones politely, busy or starting ones by force."""
+        self._closed = True
+        while True:
+            try:
+                proc = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            proc.close()
+            with self._procs_lock:
+                self._procs.discard(proc)
+        with self._procs_lock:
+            remaining, self._procs = list(self._procs), set()
+        for proc in remaining:
+            proc.kill()

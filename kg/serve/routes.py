@@ -1,0 +1,236 @@
+"""What each URL answers: the SPARQL 1.1 Protocol (queries and updates), entity pages,
+the query page and ``/health``, independent of the HTTP server that carries them.
+
+A route reads a :class:`Request` and returns an answer dict (:mod:`kg.serve.replies`),
+or raises :class:`~kg.serve.replies.Reply`; the work itself goes to the worker pool
+under the server's deadline.
+
+Routes: ``/`` query page; ``/sparql`` (also ``/query``) queries by GET and POST
+(form or ``application/sparql-query``); ``/update`` (or ``/sparql`` with an update)
+only with ``allow_update`` and ``Authorization: Bearer <token>``;
+``/id/<path>`` and ``/system/<id>`` entity pages; ``/health``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import signal
+import time
+from typing import TYPE_CHECKING, Protocol
+from urllib.parse import parse_qs, urlsplit
+
+from . import pages
+from .config import MAX_QUERY_CHARS
+from .negotiation import CONTENT_TYPES, DESCRIPTION_OFFERS, entity_format, negotiate, result_formats
+from .pool import PoolBusy, WorkerDied, WorkerTimeout
+from .replies import Reply, json_reply
+
+if TYPE_CHECKING:
+    from .app import App
+
+
+class Request(Protocol):
+    """What a route needs from an HTTP request."""
+
+    method: str  # GET (also for HEAD) or POST
+    path: str  # the request target: path and query string
+
+    def header(self, name: str) -> str | None: ...
+
+    def body(self) -> bytes:
+        """The whole body, within the server's size limit (else raises Reply)."""
+        ...
+
+
+def answer(app: App, request: Request) -> dict:
+    path = urlsplit(request.path).path
+    if path in ("/sparql", "/query"):
+        return _sparql(app, request)
+    if path == "/update":
+        if request.method != "POST":
+            raise Reply(405, "method-not-allowed", "updates are sent by POST", headers={"Allow": "POST"})
+        return _update(app, request, _update_text(request))
+    if path in ("/", "/index.html"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "the query form posts to /sparql")
+        example = _first(_params(request), "example")
+        return _home(app, example)
+    if path == "/health":
+        pool = app.pool
+        return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
+                                "timeouts": pool.timeouts, "replaced": pool.replaced})
+    if path.startswith("/id/") or path.startswith("/system/"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "entity pages are read with GET")
+        return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
+    raise Reply(404, "not-found", "no such page; the SPARQL endpoint is /sparql")
+
+
+def _home(app: App, example: str | None) -> dict:
+    body = pages.home_page(example, app.config.timeout, app.config.max_rows)
+    return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.HTML_HEADERS)}
+
+
+# ---------------------------------------------------------------------------
+# Reading the request
+
+
+def _params(request: Request) -> dict[str, list[str]]:
+    try:
+        return parse_qs(urlsplit(request.path).query, keep_blank_values=True, strict_parsing=False,
+                        errors="strict", max_num_fields=64)
+    except (ValueError, UnicodeDecodeError):
+        raise Reply(400, "bad-request", "the query string is not valid UTF-8 form data") from None
+
+
+def _first(params: dict[str, list[str]], *names: str) -> str | None:
+    """The first value of the first of ``names`` that has one."""
+    for name in names:
+        if params.get(name):
+            return params[name][0]
+    return None
+
+
+def _form(body: bytes) -> dict[str, list[str]]:
+    try:
+        return parse_qs(body.decode("utf-8"), keep_blank_values=True, errors="strict", max_num_fields=64)
+    except (ValueError, UnicodeDecodeError):
+        raise Reply(400, "bad-request", "the form body is not valid UTF-8 form data") from None
+
+
+def _content_type(request: Request) -> tuple[str, dict[str, str]]:
+    raw = request.header("Content-Type") or ""
+    main, _, rest = raw.partition(";")
+    params = {}
+    for part in rest.split(";"):
+        if "=" in part:
+            k, v = part.split("=", 1)
+            params[k.strip().lower()] = v.strip().strip('"').lower()
+    return main.strip().lower(), params
+
+
+def _read_text(body: bytes, params: dict[str, str]) -> str:
+    charset = params.get("charset", "utf-8")
+    if charset not in ("utf-8", "utf8"):
+        raise Reply(415, "unsupported-media-type", "only UTF-8 request bodies are accepted")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Reply(400, "bad-request", "the body is not valid UTF-8") from None
+
+
+def _update_text(request: Request) -> str:
+    body = request.body()
+    ctype, params = _content_type(request)
+    if ctype == "application/sparql-update":
+        return _read_text(body, params)
+    if ctype == "application/x-www-form-urlencoded":
+        values = _form(body).get("update")
+        if not values or len(values) != 1:
+            raise Reply(400, "bad-request", "give exactly one 'update' parameter")
+        return values[0]
+    raise Reply(415, "unsupported-media-type",
+                "send updates as application/sparql-update or application/x-www-form-urlencoded")
+
+
+# ---------------------------------------------------------------------------
+# The SPARQL 1.1 Protocol
+
+
+def _sparql(app: App, request: Request) -> dict:
+    params = _params(request)
+    if request.method == "POST":
+        body = request.body()
+        ctype, cparams = _content_type(request)
+        if ctype == "application/x-www-form-urlencoded":
+            form = _form(body)
+            if "update" in form:
+                if "query" in form:
+                    raise Reply(400, "bad-request", "give either 'query' or 'update', not both")
+                values = form["update"]
+                if len(values) != 1:
+                    raise Reply(400, "bad-request", "give exactly one 'update' parameter")
+                return _update(app, request, values[0])
+            for key, values in form.items():
+                params.setdefault(key, []).extend(values)
+        elif ctype == "application/sparql-query":
+            if "query" in params:
+                raise Reply(400, "bad-request", "the query is the body; do not also pass 'query' in the URL")
+            params["query"] = [_read_text(body, cparams)]
+        elif ctype == "application/sparql-update":
+            return _update(app, request, _read_text(body, cparams))
+        else:
+            raise Reply(415, "unsupported-media-type",
+                        "POST a query as application/x-www-form-urlencoded (query=...) "
+                        "or as application/sparql-query")
+    if "update" in params:
+        raise Reply(400, "bad-request", "updates must be sent by POST to /update")
+    queries_ = params.get("query")
+    if not queries_:
+        if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
+            return _home(app, None)
+        return {"status": 200, "type": CONTENT_TYPES["turtle"], "headers": {"Vary": "Accept"},
+                "body": pages.service_description(app.url + "/sparql", app.config.allow_update)}
+    if len(queries_) != 1:
+        raise Reply(400, "bad-request", "give exactly one 'query' parameter")
+    text = queries_[0]
+    if len(text) > MAX_QUERY_CHARS:
+        raise Reply(413, "request-too-large", f"the query is longer than {MAX_QUERY_CHARS} characters")
+    solutions, graph = result_formats(_first(params, "format", "output"), request.header("Accept"))
+    config = app.config
+    reply = _work(app, {"op": "query", "query": text, "default": params.get("default-graph-uri"),
+                        "named": params.get("named-graph-uri"), "solutions": solutions, "graph": graph,
+                        "max_rows": config.max_rows, "max_bytes": config.max_bytes})
+    reply.setdefault("headers", {})["Vary"] = "Accept"
+    return reply
+
+
+def _entity(app: App, request: Request, rest: str) -> dict:
+    rest, fmt = entity_format(rest, _first(_params(request), "format"), request.header("Accept"))
+    reply = _work(app, {"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
+    reply.setdefault("headers", {})["Vary"] = "Accept"
+    return reply
+
+
+def _work(app: App, msg: dict) -> dict:
+    deadline = time.monotonic() + app.config.timeout
+    try:
+        return app.pool.call(msg, deadline)
+    except WorkerTimeout:
+        raise Reply(504, "timeout", f"the query ran longer than the server's limit of "
+                    f"{app.config.timeout:g} s and was stopped", timeoutSeconds=app.config.timeout) from None
+    except PoolBusy:
+        raise Reply(503, "busy", f"all {app.pool.size} query workers stayed busy for "
+                    f"{app.config.timeout:g} s; try again", headers={"Retry-After": "1"}) from None
+    except WorkerDied as died:
+        if died.args and died.args[0] == -signal.SIGABRT:
+            raise Reply(500, "out-of-memory", "the query needed more memory than a worker may use "
+                        f"({app.config.worker_memory_mb} MiB); the worker was replaced") from None
+        raise Reply(500, "worker-died", "the query worker stopped and was replaced") from None
+
+
+def _update(app: App, request: Request, text: str) -> dict:
+    config = app.config
+    if not config.allow_update:
+        raise Reply(403, "read-only", "this endpoint is read-only (start kg serve with --allow-update "
+                    "and a token to accept updates)")
+    scheme, _, given = (request.header("Authorization") or "").partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise Reply(401, "unauthorized", "updates need 'Authorization: Bearer <token>'",
+                    headers={"WWW-Authenticate": 'Bearer realm="kg"'})
+    if not hmac.compare_digest(given.strip().encode(), (config.token or "").encode()):
+        raise Reply(401, "unauthorized", "wrong token",
+                    headers={"WWW-Authenticate": 'Bearer realm="kg", error="invalid_token"'})
+    if len(text) > config.max_request_bytes:
+        raise Reply(413, "request-too-large", "the update is too large")
+    deadline = time.monotonic() + config.timeout
+    try:
+        return app.pool.run_exclusive(text, deadline)
+    except WorkerTimeout:
+        raise Reply(504, "timeout", f"the update ran longer than {config.timeout:g} s and was "
+                    "stopped; it was not committed") from None
+    except PoolBusy:
+        raise Reply(503, "busy", "queries kept the store busy; try again",
+                    headers={"Retry-After": "1"}) from None
+    except WorkerDied:
+        raise Reply(500, "worker-died", "the update process stopped") from None

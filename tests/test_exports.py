@@ -1,0 +1,128 @@
+"""Exports re-parse with an independent parser into the same graph as the store.
+
+rdflib (the independent parser) reads every format of the tiny catalog, and the whole
+bundled catalog once as N-Triples; the compact JSON-LD of the whole catalog is read back by
+pyoxigraph.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pyoxigraph
+import pytest
+import rdflib
+
+from kg.exports import export, jsonld_context
+from kg.vocab import CONTEXT_FILE
+
+
+def _ox_term(term):
+    if isinstance(term, rdflib.URIRef):
+        return pyoxigraph.NamedNode(str(term))
+    if isinstance(term, rdflib.BNode):
+        raise AssertionError("the graph must have no blank nodes")
+    if term.language:
+        return pyoxigraph.Literal(str(term), language=term.language)
+    datatype = term.datatype or rdflib.XSD.string
+    return pyoxigraph.Literal(str(term), datatype=pyoxigraph.NamedNode(str(datatype)))
+
+
+def _store_triples(store):
+    return {(q.subject, q.predicate, q.object) for q in store.quads()}
+
+
+def _exported(store, iris, fmt) -> bytes:
+    out = io.BytesIO()
+    export(store, fmt, out, iris)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("fmt,rdflib_format", [("turtle", "turtle"), ("ntriples", "nt"), ("rdfxml", "xml")])
+def test_triple_exports_reparse_with_rdflib(tiny_store, iris, fmt, rdflib_format):
+    data = _exported(tiny_store, iris, fmt)
+    if fmt != "rdfxml":
+        assert data.startswith(b"# AI Agent Infrastructure Landscape")
+    graph = rdflib.Graph()
+    graph.parse(data=data, format=rdflib_format)
+    parsed = {(_ox_term(s), _ox_term(p), _ox_term(o)) for s, p, o in graph}
+    # no blank nodes anywhere, so isomorphism is equality of the triple sets
+    assert parsed == _store_triples(tiny_store)
+
+
+def test_every_term_of_the_whole_catalog_reparses_with_rdflib(bundled_store, iris):
+    """The real data at full size, once, through the independent parser (N-Triples: every
+    term written out in full, so every IRI and literal of the catalog is read back)."""
+    graph = rdflib.Graph()
+    graph.parse(data=_exported(bundled_store, iris, "ntriples"), format="nt")
+    parsed = {(_ox_term(s), _ox_term(p), _ox_term(o)) for s, p, o in graph}
+    assert parsed == _store_triples(bundled_store)
+
+
+def test_nquads_export_keeps_every_quad(tiny_store, iris):
+    data = _exported(tiny_store, iris, "nquads")
+    dataset = rdflib.Dataset()
+    dataset.parse(data=data, format="nquads")
+    parsed = {(_ox_term(s), _ox_term(p), _ox_term(o), pyoxigraph.NamedNode(str(g)))
+              for s, p, o, g in dataset.quads((None, None, None, None)) if g is not None}
+    assert parsed == {(q.subject, q.predicate, q.object, q.graph_name) for q in tiny_store.quads()}
+
+
+def test_jsonld_export_is_compact_and_reparses(bundled_store, iris):
+    data = _exported(bundled_store, iris, "jsonld")
+    document = json.loads(data)
+    assert isinstance(document["@context"], dict)  # inline, never a remote context
+    assert b"https://w3id.org/agent-landscape/ontology#tier" not in data  # terms are compacted
+    quads = set(pyoxigraph.parse(data, format=pyoxigraph.RdfFormat.JSON_LD))
+    assert quads == set(bundled_store.quads())
+
+
+def test_union_jsonld_is_a_default_graph_document_for_rdflib(tiny_store, iris):
+    out = io.BytesIO()
+    export(tiny_store, "jsonld", out, iris, union=True)
+    graph = rdflib.Graph().parse(data=out.getvalue(), format="json-ld")
+    assert {(_ox_term(s), _ox_term(p), _ox_term(o)) for s, p, o in graph} == _store_triples(tiny_store)
+
+
+def test_chosen_graphs_only(tiny_store, iris):
+    record = iris.record_graph("mem0--mem0-ai")
+    out = io.BytesIO()
+    export(tiny_store, "nquads", out, iris, graphs=[record.value, iris.edges_graph.value])
+    parsed = set(pyoxigraph.parse(out.getvalue(), format=pyoxigraph.RdfFormat.N_QUADS))
+    assert parsed == set(tiny_store.quads(record)) | set(tiny_store.quads(iris.edges_graph))
+
+
+def test_context_file_is_generated_from_the_ontology():
+    assert json.loads(CONTEXT_FILE.read_text(encoding="utf-8")) == jsonld_context()
+
+
+def test_trig_export_reparses(tiny_store, iris):
+    data = _exported(tiny_store, iris, "trig")
+    dataset = rdflib.Dataset()
+    dataset.parse(data=data, format="trig")
+    parsed = {(_ox_term(s), _ox_term(p), _ox_term(o), pyoxigraph.NamedNode(str(g)))
+              for s, p, o, g in dataset.quads((None, None, None, None)) if g is not None}
+    assert parsed == {(q.subject, q.predicate, q.object, q.graph_name) for q in tiny_store.quads()}
+
+
+def test_rdfxml_refuses_a_character_xml_forbids(tmp_path, capsys):
+    from pyoxigraph import Literal, NamedNode, Quad
+
+    from kg.cli import EXIT_USAGE, main
+    from kg.errors import UsageError
+    from kg.store import GraphStore
+
+    store = GraphStore(tmp_path / "s")
+    g = NamedNode("https://example.org/g")
+    store.add([Quad(NamedNode("https://example.org/s"), NamedNode("https://example.org/p"), Literal("a\x01b"), g)])
+    with pytest.raises(UsageError, match="U\\+0001"):
+        export(store, "rdfxml", io.BytesIO())
+    ntriples = io.BytesIO()
+    export(store, "ntriples", ntriples)  # the other formats escape it
+    assert b"a\\u0001b" in ntriples.getvalue()
+    del store
+    target = tmp_path / "out.rdf"
+    assert main(["export", "-o", str(target), "--store", str(tmp_path / "s")]) == EXIT_USAGE
+    assert "XML 1.0 forbids" in capsys.readouterr().err
+    assert not target.exists() and not list(tmp_path.glob(".kg-export-*"))

@@ -1,0 +1,103 @@
+"""kg.output: every row and graph format, on real query results of the bundled catalog."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+import rdflib
+from pyoxigraph import Literal, NamedNode, QueryResultsFormat, RdfFormat, parse, parse_query_results
+
+from kg import output, queries
+from kg.errors import UsageError
+from kg.vocab import XSD
+
+
+def _rows(store, name, **params):
+    return queries.run(store, name, params)
+
+
+def test_json_is_an_array_of_objects_with_typed_numbers(bundled_store, site_catalog):
+    out = io.StringIO()
+    count = output.write_rows(_rows(bundled_store, "search", text="graph", tier="1", limit="5"), out, "json")
+    rows = json.loads(out.getvalue())
+    assert isinstance(rows, list) and len(rows) == count == 5
+    tiers = {r["id"]: r["tier"] for r in site_catalog["records"]}
+    for row in rows:
+        assert row["tier"] == tiers[row["id"]] == 1 and isinstance(row["tier"], int)
+        assert set(row) == {"id", "name", "tier", "primary_section", "matched"}
+
+
+def test_jsonl_is_one_object_a_line(bundled_store):
+    out = io.StringIO()
+    output.write_rows(_rows(bundled_store, "search", text="graph", limit="7"), out, "jsonl")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 7
+    assert all(isinstance(json.loads(line), dict) for line in lines)
+
+
+def test_sparql_json_is_the_w3c_format(bundled_store):
+    out = io.StringIO()
+    output.write_rows(_rows(bundled_store, "search", text="graph", limit="3"), out, "sparql-json")
+    parsed = list(parse_query_results(out.getvalue().encode(), QueryResultsFormat.JSON))
+    assert len(parsed) == 3
+    assert parsed[0]["tier"].datatype == XSD.integer
+
+
+def test_json_keeps_unbound_columns_as_null_and_types_booleans():
+    out = io.StringIO()
+    output.write_rows([{"a": Literal("true", datatype=XSD.boolean)}, {"b": Literal("2.5", datatype=XSD.double)}],
+                      out, "json", ["a", "b"])
+    assert json.loads(out.getvalue()) == [{"a": True, "b": None}, {"a": None, "b": 2.5}]
+
+
+def test_empty_json_is_an_empty_array():
+    out = io.StringIO()
+    assert output.write_rows([], out, "json", ["a"]) == 0
+    assert json.loads(out.getvalue()) == []
+
+
+def test_ill_typed_numbers_stay_text():
+    assert output.plain_json(Literal("12a", datatype=XSD.integer)) == "12a"
+    assert output.plain_json(Literal("NaN", datatype=XSD.double)) == "NaN"
+
+
+def test_csv_and_tsv_headers(bundled_store):
+    out = io.StringIO()
+    output.write_rows(_rows(bundled_store, "sections"), out, "csv")
+    table = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert table and set(table[0]) == {"section", "systems", "tier1", "tier2", "tier3", "tier4", "tier5"}
+
+
+@pytest.mark.parametrize("fmt,rdf_format", [("turtle", RdfFormat.TURTLE), ("ntriples", RdfFormat.N_TRIPLES),
+                                            ("jsonld", RdfFormat.JSON_LD), ("rdfxml", RdfFormat.RDF_XML)])
+def test_graph_formats_parse_back(bundled_store, fmt, rdf_format):
+    shown = list(queries.run(bundled_store, "show", {"id": "mem0--mem0-ai"}))
+    out = io.StringIO()
+    count = output.write_graph(shown, out, fmt)
+    parsed = {(t.subject, t.predicate, t.object) for t in parse(out.getvalue().encode(), rdf_format)}
+    assert parsed == {(t.subject, t.predicate, t.object) for t in shown} and count == len(parsed)
+
+
+def test_rdfxml_is_read_by_rdflib_too(bundled_store):
+    shown = list(queries.run(bundled_store, "show", {"id": "mem0--mem0-ai"}))
+    out = io.StringIO()
+    output.write_graph(shown, out, "rdfxml")
+    assert len(rdflib.Graph().parse(data=out.getvalue(), format="xml")) == len(set(shown))
+
+
+def test_ask_answers_in_every_row_format():
+    for fmt, expected in (("table", "true\n"), ("json", "true\n"), ("jsonl", "true\n")):
+        out = io.StringIO()
+        output.write_boolean(True, out, fmt)
+        assert out.getvalue() == expected
+    out = io.StringIO()
+    output.write_boolean(False, out, "sparql-json")
+    assert json.loads(out.getvalue()) == {"head": {}, "boolean": False}
+
+
+def test_rows_are_not_graphs():
+    with pytest.raises(UsageError):
+        output.write_result([{"a": NamedNode("https://example.org/a")}], io.StringIO(), "turtle")

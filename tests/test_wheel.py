@@ -1,0 +1,185 @@
+"""The installed wheel works anywhere, and answers as the checkout does.
+
+The wheel is built from this checkout (``pip wheel``), installed into a fresh virtual
+environment in a temporary folder outside the checkout, and the README's commands run
+from there: ``kg build``, ``kg query search``, ``kg validate --record``, ``kg analyze``,
+``kg export -f turtle``, ``kg docs --check`` and ``kg serve`` with one request per route.
+Each answer is compared with the same command run from the checkout (this test's own
+interpreter, where ``kg`` is the editable install).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from pyoxigraph import RdfFormat, parse
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEM = "mem0--mem0-ai"
+TIMING = re.compile(r"\d+(\.\d+)? s\b")  # durations differ from run to run
+LOCAL_URL = re.compile(rb"http://127\.0\.0\.1:\d+")  # each server has its own port
+
+
+def _run(kg: list[str], *args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KG_STORE", "KG_BASE")}
+    done = subprocess.run([*kg, *args], cwd=cwd, env=env, capture_output=True, timeout=600)
+    if check and done.returncode not in (0, 1):
+        raise AssertionError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-2000:]}")
+    return done
+
+
+@pytest.fixture(scope="module")
+def installs(tmp_path_factory):
+    """(kg command of the wheel, kg command of the checkout, folder of each run)."""
+    base = tmp_path_factory.mktemp("wheel")
+    wheels = base / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next(wheels.glob("agent_landscape_kg-*.whl"))
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+                   check=True, capture_output=True, timeout=900)
+    runs = {"wheel": base / "from-wheel", "checkout": base / "from-checkout"}
+    for folder in runs.values():
+        folder.mkdir()
+    return {"wheel": [str(venv / "bin" / "kg")], "checkout": [sys.executable, "-m", "kg.cli"], "runs": runs,
+            "wheel_file": wheel}
+
+
+def test_the_wheel_carries_the_resources_and_the_licences(installs):
+    names = set(zipfile.ZipFile(installs["wheel_file"]).namelist())
+    for path in ("kg/_resources/ontology/kg.ttl", "kg/_resources/shapes/kg-shapes.ttl",
+                 "kg/_resources/queries/search.rq", "kg/_resources/data/landscape-site.json",
+                 "kg/_resources/data/NOTICE"):
+        assert path in names
+    meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    metadata = zipfile.ZipFile(installs["wheel_file"]).read(meta).decode()
+    assert "Name: agent-landscape-kg" in metadata
+    assert "License-Expression: MIT AND CC-BY-4.0" in metadata
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+
+
+def _both(installs, *args: str, check: bool = True) -> dict[str, subprocess.CompletedProcess]:
+    """The same command from the wheel and from the checkout, side by side (one core each)."""
+    with ThreadPoolExecutor(2) as pool:
+        futures = {side: pool.submit(_run, installs[side], *args, cwd=installs["runs"][side], check=check)
+                   for side in ("wheel", "checkout")}
+        return {side: future.result() for side, future in futures.items()}
+
+
+@pytest.fixture(scope="module")
+def built(installs):
+    """Both installs build the bundled catalog into a store of their own (outside the checkout)."""
+    outputs = _both(installs, "build", "--store", "store")
+    for done in outputs.values():
+        assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return outputs
+
+
+def _same(installs, *args: str, stream: str = "stdout") -> bytes:
+    answers = _both(installs, *args, "--store", "store")
+    assert answers["wheel"].returncode == answers["checkout"].returncode
+    texts = {side: TIMING.sub("N s", getattr(done, stream).decode()) for side, done in answers.items()}
+    assert texts["wheel"] == texts["checkout"]
+    return getattr(answers["wheel"], stream)
+
+
+def test_build(installs, built):
+    wheel, checkout = (TIMING.sub("N s", built[side].stderr.decode()) for side in ("wheel", "checkout"))
+    assert wheel == checkout
+    assert "ingested 912 records and 528 edges" in wheel
+
+
+def test_query_search(installs, built):
+    out = _same(installs, "query", "search", "-p", "text=graph", "-f", "json")
+    ids = [row["id"] for row in json.loads(out)]
+    assert ids and "graphrag-microsoft--microsoft-com" in ids
+
+
+def test_validate_one_record(installs, built):
+    out = _same(installs, "validate", "--record", SYSTEM)
+    assert "T2Citation" in out.decode()
+
+
+def test_analyze(installs, built):
+    # the same library underneath on both sides (the checkout has igraph from the test extra)
+    out = _same(installs, "analyze", "--top", "3", "--backend", "networkx")
+    assert "912 systems" in out.decode()
+
+
+def test_export_turtle(installs, built):
+    out = {side: done.stdout for side, done in _both(installs, "export", "-f", "turtle", "--store", "store").items()}
+    graphs = {side: {(t.subject, t.predicate, t.object) for t in parse(data, RdfFormat.TURTLE)}
+              for side, data in out.items()}
+    assert graphs["wheel"] == graphs["checkout"] and len(graphs["wheel"]) > 200_000
+
+
+def test_docs_check(installs):
+    for done in _both(installs, "docs", "--check", check=False).values():
+        assert done.returncode == 0, done.stderr.decode()
+
+
+def _serve(kg: list[str], cwd: Path) -> tuple[subprocess.Popen, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    server = subprocess.Popen([*kg, "serve", "--store", "store", "--port", "0", "--workers", "1", "--quiet"],
+                              cwd=cwd, env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    assert server.stderr is not None
+    while time.monotonic() < deadline:
+        line = server.stderr.readline()
+        found = re.search(r"SPARQL endpoint (http://\S+)/sparql", line)
+        if found:
+            return server, found.group(1)
+        if not line and server.poll() is not None:
+            break
+    server.kill()
+    raise AssertionError("kg serve did not start")
+
+
+def _get(url: str, accept: str) -> tuple[int, bytes]:
+    if shutil.which("curl"):
+        done = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "-H", f"Accept: {accept}", url],
+                              capture_output=True, timeout=60)
+        body, _, status = done.stdout.rpartition(b"\n")
+        return int(status), body
+    request = urllib.request.Request(url, headers={"Accept": accept})
+    with urllib.request.urlopen(request, timeout=60) as reply:
+        return reply.status, reply.read()
+
+
+ROUTES = [
+    ("/", "text/html"),
+    ("/health", "application/json"),
+    ("/sparql?query=SELECT%20(COUNT(*)%20AS%20%3Fn)%20WHERE%20%7B%20%3Fs%20a%20"
+     "%3Chttps%3A%2F%2Fw3id.org%2Fagent-landscape%2Fontology%23System%3E%20%7D", "text/csv"),
+    (f"/id/system/{SYSTEM}", "text/turtle"),
+    (f"/id/system/{SYSTEM}", "text/html"),
+]
+
+
+def test_serve_routes(installs, built):
+    answers: dict[str, list[tuple[int, bytes]]] = {}
+    for side in ("wheel", "checkout"):
+        server, url = _serve(installs[side], installs["runs"][side])
+        try:
+            answers[side] = [_get(url + route, accept) for route, accept in ROUTES]
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    for (route, _), wheel, checkout in zip(ROUTES, answers["wheel"], answers["checkout"]):
+        assert wheel[0] == checkout[0] == 200, route
+        if route != "/health":  # /health counts this server's own requests
+            assert LOCAL_URL.sub(b"URL", wheel[1]) == LOCAL_URL.sub(b"URL", checkout[1]), route
+    assert answers["wheel"][2][1].decode().split() == ["n", "912"]
