@@ -214,7 +214,7 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
 _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
-    "validate": "validate", "ValidationReport": "validate", "push": "remote", "PushReport": "remote",
+    "validate": "validation", "ValidationReport": "validation", "push": "remote", "PushReport": "remote",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -224,7 +224,7 @@ if TYPE_CHECKING:
     from .exports import EXPORT_FORMATS, export
     from .remote import PushReport, push
     from .sources import bundled_paths
-    from .validate import ValidationReport, validate
+    from .validation import ValidationReport, validate
 
 
 def __getattr__(name: str) -> Any:

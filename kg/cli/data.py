@@ -113,7 +113,7 @@ def run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     status, store = _ingest(args)
     if not args.no_validate:
-        from ..validate import text_report, validate
+        from ..validation import text_report, validate
 
         report = validate(store, iris(args), progress=progress_printer("validate"))
         sys.stderr.write(paint_report(text_report(report), colour_on(sys.stderr, args)))
