@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode
 
-import kg.sources.rdf as rdf
+import kg.rdffiles as rdf
 from kg.cli import EXIT_INPUT, main
 from kg.description import read_description
 from kg.errors import SourceError, UsageError

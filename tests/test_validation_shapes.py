@@ -183,8 +183,8 @@ def test_revalidating_a_report_of_own_shapes_validates_again(shared_partial_stor
 
 @pytest.mark.parametrize(("name", "text", "expected"), [
     ("bad.ttl", "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<a:s> sh:path <a:p> .\n<a:s> sh:minCount \"1\n",
-     r"bad\.ttl: line 3, column \d+: not valid turtle"),
-    ("readme.ttl", "# A heading\n\nSome *markdown* text, not RDF.\n", r"readme\.ttl: line 3, column \d+: not valid"),
+     r"bad\.ttl: invalid Turtle at line 3 column \d+"),
+    ("readme.ttl", "# A heading\n\nSome *markdown* text, not RDF.\n", r"readme\.ttl: invalid Turtle at line 3 column \d+"),
     ("empty.ttl", "<a:s> <a:p> <a:o> .\n", r"empty\.ttl: holds no SHACL shapes"),
     ("shapes.shacl", "", r"shapes\.shacl: unknown RDF format"),
 ])
@@ -196,5 +196,5 @@ def test_a_bad_shapes_file_raises_a_source_error_with_file_line_and_column(tmp_p
 
 
 def test_an_unreadable_shapes_file_raises_a_source_error(tmp_path):
-    with pytest.raises(SourceError, match="cannot read"):
+    with pytest.raises(SourceError, match="cannot be read"):
         load_shapes([str(tmp_path / "missing.ttl")])

@@ -95,7 +95,7 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     _report_quarantine(report, args)
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK
     if report.wrote_nothing:
-        err(f"kg: nothing to ingest in {', '.join(safe_text(s, 80) for s in report.sources) or 'the input'}"
+        err(f"kg: nothing to ingest in {', '.join(safe_text(s, 300) for s in report.sources) or 'the input'}"
             f"{' but bad items' if report.quarantined else ''}; the store was not changed")
     else:
         _summary(report, store, args)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import SourceError
+from ..rdffiles import check_start
 
 BULK = "catalog"
 RECORDS = "records"
@@ -116,24 +117,6 @@ def parse_json(text: str) -> Any:
     if json_depth(doc) > MAX_DEPTH:
         raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
     return doc
-
-
-_BOMS = (
-    (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),  # before UTF-16: same start
-    (b"\xfe\xff", "UTF-16"), (b"\xff\xfe", "UTF-16"),
-)
-
-
-def check_start(data: bytes, source: str) -> None:
-    """Refuse UTF-16/32 text (by its byte order mark, or NUL bytes in the first 4 KiB)."""
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            raise SourceError(source, f"is {name} (has a {name} byte order mark); expected UTF-8")
-    nul = data.find(0, 0, 4096)
-    if nul >= 0:
-        # raw NUL bytes are never valid JSON text: most likely UTF-16/32 without a byte order mark
-        raise SourceError(source, f"holds NUL bytes (byte {nul}): UTF-16 or UTF-32 without a byte "
-                                  "order mark? expected UTF-8")
 
 
 def _decode(data: bytes, source: str) -> str:

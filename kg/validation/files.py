@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Sequence
 
 import pyoxigraph
 
 from ..errors import SourceError
-from ..store import FORMATS, GraphStore
+from ..rdffiles import RDF_EXTENSIONS, rdf_format_for_path, read_rdf_file as read_quads, read_rdf_with_prefixes
+from ..store import GraphStore
 from ..vocab import Iris
 from .report import Owner
 
-RDF_FORMATS = {".ttl": "turtle", ".nt": "ntriples", ".nq": "nquads", ".trig": "trig", ".jsonld": "jsonld",
-               ".rdf": "rdfxml"}
-
-
-def rdf_format(path: str) -> str:
-    """The RDF format of a file, from its extension (a SourceError for an unknown one)."""
-    fmt = RDF_FORMATS.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise SourceError(path, f"unknown RDF format (use one of {', '.join(sorted(RDF_FORMATS))})")
-    return fmt
+RDF_FORMATS = RDF_EXTENSIONS  # kept for callers: extension -> format name
 
 
 def load_rdf_files(paths: Sequence[str], iris: Iris) -> GraphStore:
@@ -35,15 +26,8 @@ def load_rdf_files(paths: Sequence[str], iris: Iris) -> GraphStore:
     owner = Owner(iris)
     quads: list[pyoxigraph.Quad] = []
     for path in paths:
-        fmt = rdf_format(path)
-        try:
-            with open(path, "rb") as handle:
-                parsed = list(pyoxigraph.parse(handle, format=FORMATS[fmt], base_iri=iris.base))
-        except OSError as err:
-            raise SourceError(path, f"cannot read: {err.strerror or err}") from None
-        except (SyntaxError, ValueError) as err:
-            raise SourceError(path, f"not valid {fmt}: {err}") from None
-        for item in parsed:
+        # read safely: no DTD or entity expansion, nesting and size capped, no remote context
+        for item in read_quads(path, base_iri=iris.base):
             if isinstance(item, pyoxigraph.Quad) and not isinstance(item.graph_name, pyoxigraph.DefaultGraph):
                 quads.append(item)
                 continue
@@ -64,21 +48,11 @@ def _graph_for(subject: Any, owner: Owner, iris: Iris) -> pyoxigraph.NamedNode:
 
 
 def read_rdf_file(path: str, base: str) -> tuple[list[Any], dict[str, str]]:
-    """The triples (or quads) of one RDF file and the prefixes it declares.
+    """The quads of one shapes file, read safely (kg.rdffiles), and the prefixes it declares.
 
     A file that cannot be read, or is not RDF of its format, raises a SourceError
     that names the line and column where parsing stopped.
     """
-    fmt = rdf_format(path)
-    try:
-        with open(path, "rb") as handle:
-            parser = pyoxigraph.parse(handle, format=FORMATS[fmt], base_iri=base)
-            items = list(parser)
-    except OSError as err:
-        raise SourceError(path, f"cannot read: {err.strerror or err}") from None
-    except SyntaxError as err:
-        where = f"line {err.lineno}, column {err.offset}: " if err.lineno else ""
-        raise SourceError(path, f"{where}not valid {fmt}: {err.msg}") from None
-    except ValueError as err:
-        raise SourceError(path, f"not valid {fmt}: {err}") from None
-    return items, dict(getattr(parser, "prefixes", {}) or {})
+    if rdf_format_for_path(path) is None:
+        raise SourceError(path, f"unknown RDF format (use one of {', '.join(sorted(RDF_EXTENSIONS))})")
+    return read_rdf_with_prefixes(path, base_iri=base)
