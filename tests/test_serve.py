@@ -25,6 +25,7 @@ from collections import Counter
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rdflib
@@ -144,7 +145,7 @@ def listener():
 
 
 def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, ctype: str | None = None,
-          headers: dict | None = None, method: str | None = None) -> tuple[int, dict, bytes]:
+          headers: dict | None = None, method: str | None = None) -> tuple[int, Any, bytes]:
     request = urllib.request.Request(url, data=data, method=method)
     if accept:
         request.add_header("Accept", accept)
@@ -154,12 +155,12 @@ def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, cty
         request.add_header(k, v)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()  # names in any case
     except urllib.error.HTTPError as err:
-        return err.code, dict(err.headers), err.read()
+        return err.code, err.headers, err.read()
 
 
-def get_query(endpoint: str, query: str, accept: str | None = None, **params: str) -> tuple[int, dict, bytes]:
+def get_query(endpoint: str, query: str, accept: str | None = None, **params: str) -> tuple[int, Any, bytes]:
     return fetch(endpoint + "?" + urllib.parse.urlencode({"query": query, **params}), accept=accept)
 
 
@@ -212,7 +213,7 @@ def test_binds_loopback_by_default(store_dir):
     app = make_app(store_dir, port=0)
     try:
         assert app.config.host == "127.0.0.1"
-        assert app.httpd.server_address[0] == "127.0.0.1"
+        assert app.socket.getsockname()[0] == "127.0.0.1"
     finally:
         app.stop()
 
@@ -441,7 +442,7 @@ def test_row_limit_is_an_error_never_a_silent_truncation(endpoint, expected):
 
 
 def test_request_size_limits(app, endpoint):
-    host, port = app.httpd.server_address[:2]
+    host, port = app.socket.getsockname()[:2]
     connection = http.client.HTTPConnection(host, port, timeout=30)
     connection.putrequest("POST", "/sparql")
     connection.putheader("Content-Type", "application/sparql-query")

@@ -26,7 +26,15 @@ from .pool import PoolBusy, WorkerDied, WorkerTimeout
 from .replies import Reply, json_reply
 
 if TYPE_CHECKING:
-    from .app import App
+    from .config import ServeConfig
+    from .pool import WorkerPool
+
+
+class Service(Protocol):
+    """What a route needs from the server: its settings and its worker pool."""
+
+    config: ServeConfig
+    pool: WorkerPool
 
 
 class Request(Protocol):
@@ -34,6 +42,7 @@ class Request(Protocol):
 
     method: str  # GET (also for HEAD) or POST
     path: str  # the request target: path and query string
+    base_url: str  # scheme://host[:port] as the client reached us (no trailing slash)
 
     def header(self, name: str) -> str | None: ...
 
@@ -42,7 +51,10 @@ class Request(Protocol):
         ...
 
 
-def answer(app: App, request: Request) -> dict:
+_READ_ONLY = {"Allow": "GET, HEAD"}
+
+
+def answer(app: Service, request: Request) -> dict:
     path = urlsplit(request.path).path
     if path in ("/sparql", "/query"):
         return _sparql(app, request)
@@ -52,7 +64,7 @@ def answer(app: App, request: Request) -> dict:
         return _update(app, request, _update_text(request))
     if path in ("/", "/index.html"):
         if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "the query form posts to /sparql")
+            raise Reply(405, "method-not-allowed", "the query form posts to /sparql", headers=_READ_ONLY)
         example = _first(_params(request), "example")
         return _home(app, example)
     if path == "/health":
@@ -61,12 +73,12 @@ def answer(app: App, request: Request) -> dict:
                                 "timeouts": pool.timeouts, "replaced": pool.replaced})
     if path.startswith("/id/") or path.startswith("/system/"):
         if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "entity pages are read with GET")
+            raise Reply(405, "method-not-allowed", "entity pages are read with GET", headers=_READ_ONLY)
         return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
     raise Reply(404, "not-found", "no such page; the SPARQL endpoint is /sparql")
 
 
-def _home(app: App, example: str | None) -> dict:
+def _home(app: Service, example: str | None) -> dict:
     body = pages.home_page(example, app.config.timeout, app.config.max_rows)
     return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.HTML_HEADERS)}
 
@@ -137,7 +149,7 @@ def _update_text(request: Request) -> str:
 # The SPARQL 1.1 Protocol
 
 
-def _sparql(app: App, request: Request) -> dict:
+def _sparql(app: Service, request: Request) -> dict:
     params = _params(request)
     if request.method == "POST":
         body = request.body()
@@ -170,7 +182,7 @@ def _sparql(app: App, request: Request) -> dict:
         if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
             return _home(app, None)
         return {"status": 200, "type": CONTENT_TYPES["turtle"], "headers": {"Vary": "Accept"},
-                "body": pages.service_description(app.url + "/sparql", app.config.allow_update)}
+                "body": pages.service_description(request.base_url + "/sparql", app.config.allow_update)}
     if len(queries_) != 1:
         raise Reply(400, "bad-request", "give exactly one 'query' parameter")
     text = queries_[0]
@@ -185,14 +197,14 @@ def _sparql(app: App, request: Request) -> dict:
     return reply
 
 
-def _entity(app: App, request: Request, rest: str) -> dict:
+def _entity(app: Service, request: Request, rest: str) -> dict:
     rest, fmt = entity_format(rest, _first(_params(request), "format"), request.header("Accept"))
     reply = _work(app, {"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 
 
-def _work(app: App, msg: dict) -> dict:
+def _work(app: Service, msg: dict) -> dict:
     deadline = time.monotonic() + app.config.timeout
     try:
         return app.pool.call(msg, deadline)
@@ -209,7 +221,7 @@ def _work(app: App, msg: dict) -> dict:
         raise Reply(500, "worker-died", "the query worker stopped and was replaced") from None
 
 
-def _update(app: App, request: Request, text: str) -> dict:
+def _update(app: Service, request: Request, text: str) -> dict:
     config = app.config
     if not config.allow_update:
         raise Reply(403, "read-only", "this endpoint is read-only (start kg serve with --allow-update "
