@@ -122,13 +122,31 @@ class _Request:
 
 
 def _target(scope: Scope) -> str:
-    """The request target as sent (percent-encoding kept), as http.server gave it."""
-    path = scope.get("raw_path") or scope["path"].encode("utf-8")
+    """The request target as sent (percent-encoding kept), below the mount point if mounted."""
+    path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
+    root = scope.get("root_path") or ""
+    if root and path.startswith(root):
+        path = path[len(root):] or "/"
     query = scope.get("query_string") or b""
-    return path.decode("latin-1") + ("?" + query.decode("latin-1") if query else "")
+    return path + ("?" + query.decode("latin-1") if query else "")
+
+
+def _under(root: str, reply: dict) -> dict:
+    """An HTML answer's local links (``href="/..."``, ``action="/..."``) below the mount
+    point ``root``. Values in pages are escaped (a quote is ``&quot;``), so only the
+    templates' own attributes match."""
+    if not root or not str(reply.get("type", "")).startswith("text/html"):
+        return reply
+    body = reply["body"]
+    for attribute in (b'href="/', b'action="/'):
+        body = body.replace(attribute, attribute[:-1] + root.encode("utf-8") + b"/")
+    return {**reply, "body": body}
 
 
 async def _read_body(request: Request, config: ServeConfig, started: float) -> bytes:
+    if request.headers.get("transfer-encoding") is not None and "content-length" in request.headers:
+        raise Reply(400, "bad-request", "give a Content-Length or a Transfer-Encoding, not both",
+                    headers={"Connection": "close"})
     if "chunked" in (request.headers.get("transfer-encoding") or "").lower():
         raise Reply(411, "length-required", "send the body with a Content-Length (chunked is not supported)",
                     headers={"Connection": "close"})
@@ -170,9 +188,12 @@ async def _endpoint(request: Request) -> Response:
             raise Reply(414, "uri-too-long", f"the URL is longer than {MAX_URL_CHARS} characters; "
                         "send the query by POST", headers={"Connection": "close"})
         body = await _read_body(request, service.config, started) if method == "POST" else b""
-        base_url = str(request.base_url).rstrip("/")
+        if not service.started:  # mounted in another app, whose lifespan does not start ours
+            await anyio.to_thread.run_sync(service.start)
+        base_url = f"{request.url.scheme}://{request.url.netloc}{request.scope.get('root_path') or ''}"
         routed = _Request("GET" if method == "HEAD" else method, target, base_url, request.headers, body)
         reply = await anyio.to_thread.run_sync(routes.answer, service, routed, limiter=request.app.state.limiter)
+        reply = _under(request.scope.get("root_path") or "", reply)
     except Reply as refused:
         reply = refused.reply()
     except ClientDisconnect:

@@ -7,9 +7,10 @@ answer). What uvicorn leaves open is a client that sends slowly: it never times 
 request head that trickles in, and its concurrency limit counts every open connection,
 so a few hundred trickling connections would shut everyone out. Here:
 
-- each request must arrive whole (head and body) within ``request_seconds`` of its first
-  byte (of the connection, or of the end of the previous answer); past that the
-  connection is closed, with a 408 when nothing of the request was understood yet;
+- each request must arrive whole (head and body) within ``request_seconds`` of the
+  connection's opening or of the end of the previous answer; past that the connection is
+  closed, with a 408 when part of a request head had come (an idle connection is just
+  closed: it has asked nothing);
 - one client address holds at most ``per_client`` connections, and the server at most
   ``total``; a connection past either cap is answered 503 with ``Retry-After`` at once.
 
@@ -53,6 +54,7 @@ def guarded_protocol(total: int, per_client: int, request_seconds: float) -> typ
     class GuardedH11Protocol(H11Protocol):
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
+        _heard = False  # bytes of the current request have arrived
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -75,6 +77,7 @@ def guarded_protocol(total: int, per_client: int, request_seconds: float) -> typ
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            self._heard = True
             super().data_received(data)
             if self.conn.their_state in _RECEIVED:
                 self._disarm()  # the request is in: the answer's time is the pool's business
@@ -86,6 +89,7 @@ def guarded_protocol(total: int, per_client: int, request_seconds: float) -> typ
 
         def _arm(self) -> None:
             self._disarm()
+            self._heard = False
             self._deadline = self.loop.call_later(request_seconds, self._expired)
 
         def _disarm(self) -> None:
@@ -97,7 +101,7 @@ def guarded_protocol(total: int, per_client: int, request_seconds: float) -> typ
             self._deadline = None
             if self.conn.their_state in _RECEIVED or self.transport.is_closing():
                 return
-            if self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
+            if self._heard and self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE:
                 self.transport.write(raw_reply("408 Request Timeout", "request-timeout",
                                                f"the request did not arrive within {request_seconds:g} s"))
             self.transport.close()
