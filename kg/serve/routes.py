@@ -66,11 +66,19 @@ def answer(app: Service, request: Request) -> dict:
         if request.method != "GET":
             raise Reply(405, "method-not-allowed", "the query form posts to /sparql", headers=_READ_ONLY)
         example = _first(_params(request), "example")
-        return _home(app, example)
+        return _home(app, request, example)
     if path == "/health":
         pool = app.pool
         return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
                                 "timeouts": pool.timeouts, "replaced": pool.replaced})
+    if path in ("/id/system/", "/id/system", "/system/", "/system"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "the index is read with GET", headers=_READ_ONLY)
+        return _index(app, request)
+    if path.startswith("/queries/"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "query forms are read with GET", headers=_READ_ONLY)
+        return _named(app, request, path[len("/queries/"):])
     if path.startswith("/id/") or path.startswith("/system/"):
         if request.method != "GET":
             raise Reply(405, "method-not-allowed", "entity pages are read with GET", headers=_READ_ONLY)
@@ -78,8 +86,8 @@ def answer(app: Service, request: Request) -> dict:
     raise Reply(404, "not-found", "no such page; the SPARQL endpoint is /sparql")
 
 
-def _home(app: Service, example: str | None) -> dict:
-    body = pages.home_page(example, app.config.timeout, app.config.max_rows)
+def _home(app: Service, request: Request, example: str | None) -> dict:
+    body = pages.home_page(example, app.config.timeout, app.config.max_rows, request.base_url)
     return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.HTML_HEADERS)}
 
 
@@ -180,7 +188,7 @@ def _sparql(app: Service, request: Request) -> dict:
     queries_ = params.get("query")
     if not queries_:
         if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
-            return _home(app, None)
+            return _home(app, request, None)
         return {"status": 200, "type": CONTENT_TYPES["turtle"], "headers": {"Vary": "Accept"},
                 "body": pages.service_description(request.base_url + "/sparql", app.config.allow_update)}
     if len(queries_) != 1:
@@ -202,6 +210,31 @@ def _entity(app: Service, request: Request, rest: str) -> dict:
     reply = _work(app, {"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
+
+
+def _index(app: Service, request: Request) -> dict:
+    from .catalog import FACETS
+
+    params = _params(request)
+    _, fmt = entity_format("", _first(params, "format"), request.header("Accept"))
+    facets = {name: _first(params, name) or "" for name in FACETS}
+    reply = _work(app, {"op": "index", "q": _first(params, "q") or "", "facets": facets, "format": fmt,
+                        "max_bytes": app.config.max_bytes})
+    reply.setdefault("headers", {})["Vary"] = "Accept"
+    return reply
+
+
+def _named(app: Service, request: Request, name: str) -> dict:
+    """A named query's form (``/queries/<name>``); with ``run``, its results under it (or,
+    with ``format``, the results alone)."""
+    params = _params(request)
+    values = {k: v[0] for k, v in params.items() if k not in ("run", "format") and v and v[0] != ""}
+    fmt = _first(params, "format") or "html"
+    if fmt not in ("html", "json", "xml", "csv", "tsv"):
+        raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")
+    config = app.config
+    return _work(app, {"op": "named", "name": name, "values": values, "run": "run" in params, "format": fmt,
+                       "base_url": request.base_url, "max_rows": config.max_rows, "max_bytes": config.max_bytes})
 
 
 def _work(app: Service, msg: dict) -> dict:
