@@ -228,7 +228,7 @@ def _named(app: Service, request: Request, name: str) -> dict:
     """A named query's form (``/queries/<name>``); with ``run``, its results under it (or,
     with ``format``, the results alone)."""
     params = _params(request)
-    values = {k: v[0] for k, v in params.items() if k not in ("run", "format") and v and v[0] != ""}
+    values = {k: v[0] for k, v in params.items() if k not in ("run", "format") and v}
     fmt = _first(params, "format") or "html"
     if fmt not in ("html", "json", "xml", "csv", "tsv"):
         raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")

@@ -227,7 +227,10 @@ class Worker:
             query = queries.load(msg["name"])
         except UsageError:
             raise Reply(404, "not-found", f"no named query {safe_text(msg['name'], 80)}") from None
-        values, fmt, result, error = msg["values"], msg["format"], None, None
+        # a form sends its empty fields: an empty optional field is one not given
+        optional = {p.name for p in query.params if p.optional or p.type != "string"}
+        values = {k: v for k, v in msg["values"].items() if v != "" or k not in optional}
+        fmt, result, error = msg["format"], None, None
         if msg["run"]:
             try:
                 text = queries.bind_params(query.text, queries.bindings(query, values, self.iris))
