@@ -20,8 +20,8 @@ STYLES = {
     "same-team-as": ("#bc4c00", "4 2"), "forks": ("#116329", "1 2"), "succeeds": ("#953800", "12 4"),
 }
 _OTHER = ("#57606a", "")
-_RINGS = (14, 24, 34, 44, 54, 64)  # neighbours per ring, inside out
-WIDTH = 1000
+_RINGS = (20, 30, 40, 50, 60, 70)  # neighbours a ring holds at most, inside out
+WIDTH = 1000.0  # the picture's least width (SVG units; the page scales it to fit)
 _LABEL_CHARS = 22
 
 
@@ -40,35 +40,40 @@ def _short(text: str) -> str:
     return text if len(text) <= _LABEL_CHARS else text[:_LABEL_CHARS - 1] + "\u2026"
 
 
-def _positions(count: int) -> tuple[list[tuple[float, float]], float]:
-    """Points around the centre (0, 0), ring by ring, and the outer radius."""
+def _positions(count: int) -> list[tuple[float, float]]:
+    """Points around the centre (0, 0): as few rings as hold them all, each ring given its
+    share by its size (an outer ring holds more)."""
+    rings, held = 0, 0
+    while held < count:
+        held += _RINGS[min(rings, len(_RINGS) - 1)]
+        rings += 1
+    sizes = [_RINGS[min(i, len(_RINGS) - 1)] for i in range(rings)]
+    shares = [count * size // held for size in sizes]
+    for i in range(count - sum(shares)):  # what rounding left over, outermost first
+        shares[-1 - i % rings] += 1
     points: list[tuple[float, float]] = []
-    radius = 0.0
-    ring = 0
-    while len(points) < count:
-        capacity = _RINGS[min(ring, len(_RINGS) - 1)]
-        here = min(capacity, count - len(points))
-        radius = 160.0 + 120.0 * ring
+    for ring, here in enumerate(shares):
+        radius = 170.0 + 125.0 * ring
         offset = (ring % 2) * math.pi / max(here, 1)
         for i in range(here):
             angle = offset + 2 * math.pi * i / here - math.pi / 2
             points.append((radius * math.cos(angle), radius * math.sin(angle)))
-        ring += 1
-    return points, radius
+    return points
 
 
 def neighbourhood_svg(name: str, edges: list[Edge]) -> str:
     """The picture, as SVG markup for inline use (an ``<svg>`` element with a legend)."""
     others = list(dict.fromkeys(e.other for e in sorted(edges, key=lambda e: (e.type, e.label.lower()))))
-    points, radius = _positions(len(others))
+    points = _positions(len(others))
     where = dict(zip(others, points))
-    half = max(radius + 60.0, 120.0)
-    height = 2 * half
+    top = min([y for _, y in points] + [-60.0]) - 40.0
+    height = max([y for _, y in points] + [60.0]) + 40.0 - top
     types = sorted({e.type for e in edges})
     legend_height = 22 * ((len(types) + 3) // 4) + 10 if types else 0
-    cx, cy = WIDTH / 2, half
+    width = max(WIDTH, 2 * (max([abs(x) for x, _ in points] + [0.0]) + 175.0))  # room for the labels
+    cx, cy = width / 2, -top
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="neighbourhood" role="img" '
-           f'viewBox="0 0 {WIDTH} {height + legend_height:.0f}" width="100%" '
+           f'viewBox="0 0 {width:.0f} {height + legend_height:.0f}" width="100%" '
            f'aria-label="{escape(name)} and the {len(others)} systems at the other end of its edges">',
            f"<title>{escape(name)}: {len(edges)} direct edges</title>", "<defs>"]
     for kind in types + ["other"]:
