@@ -29,7 +29,9 @@ def _quiet_uvicorn() -> None:
 
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does
+    # not, and an answer's body would wait ~40 ms behind the client's delayed ACK of its head)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections import Counter
 from typing import Any
 
@@ -58,6 +59,12 @@ def guarded_protocol(total: int, per_client: int, request_seconds: float) -> typ
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            if sock is not None:  # an answer's head and body go out at once (no Nagle delay)
+                try:
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                except OSError:
+                    pass
             self._peer = self.client[0] if self.client else ""
             if sum(open_by_client.values()) >= total or open_by_client[self._peer] >= per_client:
                 transport.write(_BUSY)
