@@ -6,7 +6,10 @@ to any ASGI server (uvicorn, hypercorn, gunicorn with uvicorn workers) or into a
     >>> # uvicorn.run(app)  or  Starlette(routes=[Mount("/kg", app=app)])
 
 The app owns its worker pool: it starts with the app's lifespan (or earlier, by
-:class:`kg.serve.app.App`) and stops with it. What belongs to HTTP is enforced here, for
+:class:`kg.serve.app.App`) and stops with it. Mounted in another app (whose lifespan does
+not run a mounted app's), the workers start at the first request; call
+``app.state.service.close()`` when the outer app shuts down (the workers also exit when
+their server process does). What belongs to HTTP is enforced here, for
 whichever server runs the app: the Host allow-list, the URL length, the body's size,
 ``Content-Length`` and arrival deadline, CORS off unless one origin is configured, and an
 access log without query strings (they can carry tokens and private text).
@@ -49,8 +52,13 @@ class Service:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self) -> None:
+        import os
+
         with self._lock:
             if not self.started:
+                # the workers watch the process that starts them (an app made before a fork,
+                # as under gunicorn --preload, starts them in the child)
+                self.pool.settings["parent"] = os.getpid()
                 self.pool.start()
                 self.started = True
 
