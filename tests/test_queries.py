@@ -795,14 +795,16 @@ def test_cli_list(capsys):
     assert code == 0
     for name in OWN_QUERIES:
         assert re.search(rf"^{re.escape(name)}\s+{re.escape(queries.load(name).title)}", out, re.MULTILINE)
-    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "sparql-json")
     assert [b["name"]["value"] for b in json.loads(out)["results"]["bindings"]] == queries.available()
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    assert [row["name"] for row in json.loads(out)] == queries.available()
 
 
 def test_cli_formats(bundled_store, capsys):
     store = str(bundled_store.path)
     expected = rows(bundled_store, "related", id="mem0--mem0-ai")
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "json")
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "sparql-json")
     assert code == 0
     parsed = list(parse_query_results(out.encode(), QueryResultsFormat.JSON))
     assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
@@ -842,8 +844,9 @@ def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
     ask.write_text('# param: id (string) an id\nPREFIX dcterms: <http://purl.org/dc/terms/>\n'
                    'ASK { ?s dcterms:identifier ?id }\n')
     assert _cli(capsys, "query", str(ask), "--store", store, "-p", "id=mem0--mem0-ai")[1] == "true\n"
-    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) == \
+    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "sparql-json")[1]) == \
         {"head": {}, "boolean": False}
+    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) is False
     assert _cli(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
     assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 2
     assert _cli(capsys, "query", "no-such-query", "--store", store)[0] == 2

@@ -19,7 +19,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, Que
 from pyoxigraph import serialize as serialize_rdf
 
 from ..errors import QueryError, StoreError, UsageError, safe_text
-from ..sparql.guard import CheckedQuery, QueryRefused, _check_graphs, check_query, check_update
+from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
 from . import browse, pages
 from .catalog import Catalog, search_iris
@@ -133,8 +133,8 @@ class Worker:
         checked = self.check(text)
         dataset: dict[str, Any] = {}
         if msg.get("default") is not None or msg.get("named") is not None:
-            _check_graphs(msg.get("default") or [], self.graphs, "default-graph-uri")
-            _check_graphs(msg.get("named") or [], self.graphs, "named-graph-uri")
+            check_graphs(msg.get("default") or [], self.graphs, "default-graph-uri")
+            check_graphs(msg.get("named") or [], self.graphs, "named-graph-uri")
             dataset["default_graph"] = [NamedNode(g) for g in msg.get("default") or []]
             if msg.get("named") is not None:
                 dataset["named_graphs"] = [NamedNode(g) for g in msg["named"]]
@@ -233,7 +233,7 @@ class Worker:
         fmt, result, error = msg["format"], None, None
         if msg["run"]:
             try:
-                text = queries.bind_params(query.text, queries.bindings(query, values, self.iris))
+                text = queries.bound_text(query, values, self.iris)
                 limit = queries.row_limit(query, values)
             except QueryError as err:
                 error = str(err).replace("needs --param ", "needs the parameter ")  # said for the CLI
