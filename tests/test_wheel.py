@@ -60,7 +60,8 @@ def installs(tmp_path_factory):
 
 def test_the_wheel_carries_the_resources_and_the_licences(installs):
     names = set(zipfile.ZipFile(installs["wheel_file"]).namelist())
-    for path in ("kg/_resources/ontology/kg.ttl", "kg/_resources/shapes/kg-shapes.ttl",
+    for path in ("kg/py.typed", "kg/serve/templates/system.html", "kg/_resources/ontology/kg.ttl",
+                 "kg/_resources/shapes/kg-shapes.ttl",
                  "kg/_resources/queries/search.rq", "kg/_resources/data/landscape-site.json",
                  "kg/_resources/data/NOTICE"):
         assert path in names
@@ -166,6 +167,8 @@ ROUTES = [
      "%3Chttps%3A%2F%2Fw3id.org%2Fagent-landscape%2Fontology%23System%3E%20%7D", "text/csv"),
     (f"/id/system/{SYSTEM}", "text/turtle"),
     (f"/id/system/{SYSTEM}", "text/html"),
+    ("/id/system/?q=graph&tier=1", "text/html"),
+    ("/queries/search?text=graph&run=1", "text/html"),
 ]
 
 
