@@ -51,6 +51,9 @@ def installs(tmp_path_factory):
     wheel = next(wheels.glob("agent_landscape_kg-*.whl"))
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    # a current pip (the venv's own may be older than PEP 639's License-Expression)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade", "pip"],
+                   check=True, capture_output=True, timeout=600)
     # [plot]: the README session draws a chart with matplotlib
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{wheel}[plot]"],
                    check=True, capture_output=True, timeout=900)
@@ -59,6 +62,12 @@ def installs(tmp_path_factory):
         folder.mkdir()
     return {"wheel": [str(venv / "bin" / "kg")], "checkout": [sys.executable, "-m", "kg.cli"], "runs": runs,
             "wheel_file": wheel, "venv": venv}
+
+
+def test_pip_show_gives_the_spdx_licence(installs):
+    shown = subprocess.run([str(installs["venv"] / "bin" / "python"), "-m", "pip", "show", "agent-landscape-kg"],
+                           capture_output=True, text=True, timeout=120).stdout
+    assert "License-Expression: MIT AND CC-BY-4.0" in shown.splitlines()
 
 
 def test_the_wheel_carries_the_resources_and_the_licences(installs):
@@ -196,6 +205,7 @@ def _readme_tests():
     spec = importlib.util.spec_from_file_location("readme_session", ROOT / "tests" / "test_readme.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
     return module
 
