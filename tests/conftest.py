@@ -75,6 +75,17 @@ def bundled_store(tmp_path_factory) -> GraphStore:
     return store
 
 
+# The longest test files start first, so that the workers of pytest-xdist (a file each,
+# --dist loadfile) finish together instead of one of them running a long file at the end.
+LONG_FILES = ("test_benchmarks.py", "test_wheel.py", "test_validation_runs.py", "test_push.py",
+              "test_readme.py", "test_crash_safety.py", "test_queries.py", "test_ingest.py", "test_exports.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FILES)))  # stable: the rest keep their order
+
+
 TINY_EDGES_PER_TYPE = 3
 TINY_EXTRA_IDS = ("mem0--mem0-ai", "smolagents-memory--huggingface-co")
 

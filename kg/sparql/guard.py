@@ -196,12 +196,20 @@ def _translated(parse: Callable[[str], Any], translate: Callable[[Any], Any], te
 
 
 def _deep(function: Callable[[], T]) -> T:
-    """``function()`` run in a thread with a deep stack and a raised recursion limit.
+    """``function()``, here if it fits Python's recursion limit, else again in a thread
+    with a deep stack and a raised recursion limit.
 
-    Python's recursion limit is one number for the whole interpreter: while the thread
-    runs, other threads may recurse deeper too (harmless on 3.11+, where Python calls
-    use little C stack). The lock keeps two checks from undoing each other's limit.
+    Most queries fit: the thread (256 MiB of address space) is only started for the deep
+    ones, so a worker under a memory cap (``kg serve --worker-memory-mb``) still checks
+    ordinary queries when it could not map such a stack. Python's recursion limit is one
+    number for the whole interpreter: while the thread runs, other threads may recurse
+    deeper too (harmless on 3.11+, where Python calls use little C stack). The lock keeps
+    two checks from undoing each other's limit.
     """
+    try:
+        return function()
+    except RecursionError:
+        pass
     outcome: dict[str, Any] = {}
 
     def target() -> None:
