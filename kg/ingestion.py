@@ -3,8 +3,9 @@
 Everything is read and checked before anything is written: an unreadable file
 changes nothing. Good records are never lost because of a bad neighbour (the bad
 one is set aside in the quarantine), unless ``strict`` asks to reject the whole
-input. Records are written in batches, each one atomic, so a crash leaves every
-record either at its old or at its new version.
+input. A whole ingest is one write session of the store (its records are written in
+batches, all into one new version), so a reader or a crash sees the whole old
+version or the whole new one.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .records import Edge, Record, edge_from_json, record_from_json
 from .sources import (
     BULK, EDGES, MAX_DEPTH, STREAM_MIN_BYTES, Batch, CatalogStream, json_depth, read_inputs, read_paths,
 )
-from .store import GraphStore
+from .store import GraphStore, transactional
 from .vocab import (
     ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, EDGE_PROPERTIES, KG, ONTOLOGY_FILE,
     ONTOLOGY_IRI, ONTOLOGY_VERSION, RDF, SKOS, VOID, XSD, Iris,
@@ -295,6 +296,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     return ingest_inputs(store, inputs, iris, strict=strict, progress=progress)
 
 
+@transactional
 def ingest_batches(store: GraphStore, batches: list[Batch], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
@@ -328,6 +330,7 @@ def ingest_batches(store: GraphStore, batches: list[Batch], iris: Iris | None = 
     return _finish(store, iris, found, report, started)
 
 
+@transactional
 def ingest_inputs(store: GraphStore, inputs: list[Batch | CatalogStream], iris: Iris | None = None, *,
                   strict: bool = False, progress: Progress | None = None) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
@@ -560,6 +563,7 @@ def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
     return [g.value[len(prefix):] for g in store.named_graphs() if g.value.startswith(prefix)]
 
 
+@transactional
 def remove_records(store: GraphStore, record_ids: Iterable[str], iris: Iris) -> None:
     store.remove_graphs(iris.record_graph(i) for i in record_ids)
     refresh_description(store, iris)
