@@ -322,7 +322,8 @@ def report(outcomes: list[Outcome], info: dict, args: argparse.Namespace, second
         "|---|---:|",
     ]
     for state in ("no store", "all old", "all new", "MIXED", "BROKEN"):
-        lines.append(f"| {state} | {states.get(state, 0)} |")
+        label = "all old (an empty store: the ingest had not switched)" if fresh and state == "all old" else state
+        lines.append(f"| {label} | {states.get(state, 0)} |")
     lines += [
         "",
         f"- Kills: {len(outcomes)} processes really killed (another {len(finished)} runs had already finished "
