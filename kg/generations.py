@@ -21,7 +21,6 @@ RocksDB stores themselves are opened by :mod:`kg.store`.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import re
 import shutil
@@ -29,6 +28,11 @@ import time
 from pathlib import Path
 
 from .errors import StoreError, safe_text
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; keeping readers and writers apart is then the user's job
+    fcntl = None  # type: ignore[assignment]
 
 POINTER = "generation"
 WRITER_LOCK = "writer.lock"
@@ -98,13 +102,22 @@ def write_pointer(folder: Path, number: int) -> None:
 
 
 def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # Windows opens no folders: the rename still holds
+        return
     try:
         os.fsync(fd)
-    except OSError:  # some file systems refuse fsync on a folder: the rename still holds
+    except OSError:  # some file systems refuse fsync on a folder
         pass
     finally:
         os.close(fd)
+
+
+def _flock(fd: int, shared: bool = False, wait: bool = True) -> None:
+    """flock ``fd``; raises BlockingIOError when ``wait`` is false and another holds it."""
+    if fcntl is not None:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | (0 if wait else fcntl.LOCK_NB))
 
 
 class Lock:
@@ -115,11 +128,14 @@ class Lock:
 
     def release(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)  # closing the file drops its flock
-            self._fd = None
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the file drops its flock
 
     def __del__(self) -> None:
-        self.release()
+        try:
+            self.release()
+        except (OSError, TypeError):  # at interpreter exit the process drops its locks anyway
+            pass
 
 
 def lock_writer(folder: Path, wait_s: float = WRITER_WAIT_S) -> Lock:
@@ -131,7 +147,7 @@ def lock_writer(folder: Path, wait_s: float = WRITER_WAIT_S) -> Lock:
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _flock(fd, wait=False)
             return Lock(fd)
         except BlockingIOError:
             if time.monotonic() >= deadline:
@@ -155,7 +171,7 @@ def lock_reader(folder: Path, number: int) -> Lock | None:
         return None
     except OSError as err:
         raise StoreError(f"cannot read the store {safe_text(folder)}: {err.strerror or err}") from None
-    fcntl.flock(fd, fcntl.LOCK_SH)  # waits only while a writer removes this generation
+    _flock(fd, shared=True)  # waits only while a writer removes this generation
     if not (generation_dir(folder, number) / LEGACY_MARK).is_file():
         os.close(fd)
         return None
@@ -231,7 +247,7 @@ def _try_exclusive(folder: Path, number: int) -> Lock | bool:
     except FileNotFoundError:
         return True
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _flock(fd, wait=False)
     except BlockingIOError:
         os.close(fd)
         return False

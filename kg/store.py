@@ -149,6 +149,15 @@ class GraphStore:
         self._store = self._open_current()
         return True
 
+    @property
+    def version_folder(self) -> Path | None:
+        """The folder of the version this handle reads (None in memory or inside a
+        session). It stays whole while this handle is open (its reader lock), so worker
+        processes can open it read-only and read exactly this version."""
+        if self.path is None or self._session is not None:
+            return None
+        return generations.generation_dir(self.path, self.generation) if self.generation else self.path
+
     def _open_current(self) -> Store:
         """A read-only handle on the current generation, its reader lock taken (the
         previous one released)."""

@@ -157,6 +157,8 @@ def test_a_held_version_stays_whole_and_is_removed_once_released(tmp_path):
     writer.replace_graphs(dict([graph(1, "v2")]))
     assert reader.is_stale() and not writer.is_stale()
     assert sorted(str(q) for q in reader.quads()) == old  # its version, whole
+    assert reader.version_folder == generations.generation_dir(path, held)
+    assert dump(reader.version_folder) == old  # what worker processes open
     assert generations.generation_dir(path, held).is_dir()  # not removed under a reader
     del reader
     writer.replace_graphs(dict([graph(2, "v2")]))
