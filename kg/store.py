@@ -192,8 +192,10 @@ class GraphStore:
             store.flush()
             del store
             generations.write_pointer(folder, 1)
-        except OSError as err:
+        except (OSError, StoreError) as err:
             generations.remove_generation(folder, 1)
+            if isinstance(err, StoreError):
+                raise
             raise StoreError(f"cannot create store {safe_text(folder)}: {err.strerror or err}") from None
         finally:
             writer.release()
