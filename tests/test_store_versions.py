@@ -52,6 +52,7 @@ WRITER = VERSIONS + textwrap.dedent("""
         for i in range(20):
             store.replace_graphs(dict([graph(i, "v2")]))
             time.sleep(pause)
+        print("written", time.time(), flush=True)  # the switch comes next, as the session ends
     print("committed", time.time(), flush=True)
 """)
 
@@ -132,12 +133,12 @@ def test_a_reader_never_sees_a_mix_and_sees_the_new_version_within_2_s(tmp_path)
     writer = subprocess.run([sys.executable, "-c", WRITER, str(path), "0.1"], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert writer.returncode == 0, writer.stderr
-    began, committed = (float(line.split()[1]) for line in writer.stdout.splitlines())
+    began, written, committed = (float(line.split()[1]) for line in writer.stdout.splitlines())
     rest, _ = reader.communicate(timeout=120)
     assert reader.returncode == 0
     polls = [(float(t), int(a), int(b)) for t, a, b in (line.split() for line in [first] + rest.splitlines())]
     assert {a for _, a, _ in polls} | {b for _, _, b in polls} == {TOTAL["v1"], TOTAL["v2"]}
-    during = [p for p in polls if began < p[0] < committed]
+    during = [p for p in polls if began < p[0] < written]
     assert len(during) >= 5 and all(a == b == TOTAL["v1"] for _, a, b in during), during  # old while writing
     # every answer 2 s after the switch is the new version, for the fresh and the long-lived reader
     late = [p for p in polls if p[0] > committed + 2]
