@@ -8,7 +8,7 @@ rdflib-only pipeline, on the same records and the same triples as kg:
   distinct term once) and added to an ``rdflib.Dataset`` (one named graph per record,
   as kg's store);
 * validation: stock pySHACL, once, over the union of all triples in one rdflib Graph
-  with every shape (``kg.validate.validate_monolithic``);
+  with every shape (``kg.validation.validate_monolithic``);
 * exports: rdflib's serialisers (Turtle of the union, JSON-LD and N-Quads of the dataset);
 * queries: rdflib's SPARQL engine, with the default graph the union of the named
   graphs, as in kg's store.
@@ -74,13 +74,13 @@ def kg_quads(catalog: str | Path, edges_file: str | Path, limit: int | None = No
         yield from shared
     for position, edge in enumerate(edges):
         yield from relation_quads(edge, position, iris)
-    yield from _module("kg.ingestion").ontology_quads(iris)  # queries read labels and notations from it
+    yield from _module("kg.description").ontology_quads(iris)  # queries read labels and notations from it
 
 
 def _module(name: str) -> Any:
     import importlib
 
-    return importlib.import_module(name)  # kg.ingest and kg.validate are also functions of kg
+    return importlib.import_module(name)
 
 
 def write_ntriples(quads: Iterable[Any], path: str | Path) -> int:
@@ -199,8 +199,8 @@ def query_rows(dataset: Any, text: str, limit: int | None = None) -> int:
 
 
 def validate(graph: Any) -> Any:
-    """Stock pySHACL once over the whole graph with every shape (kg.validate's reference run)."""
-    return _module("kg.validate").validate_monolithic(graph)
+    """Stock pySHACL once over the whole graph with every shape (kg.validation's reference run)."""
+    return _module("kg.validation").validate_monolithic(graph)
 
 
 def main(argv: list[str] | None = None) -> int:

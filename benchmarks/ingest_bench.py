@@ -26,8 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, resource, sys, time
 from kg.ingestion import ingest_paths
-from kg.sources import bundled_paths, read_paths
-from kg.ingestion import _collect
+from kg.sources import EDGES, ItemChecker, bundled_paths, read_paths
 from kg.mapping import record_quads
 from kg.store import GraphStore
 from kg.vocab import Iris
@@ -40,10 +39,15 @@ if mode == "ingest":
     out = {"seconds": seconds, "records": report.records, "edges": report.edges, "quads": len(store)}
 else:  # floor: same records -> same quads -> N-Quads text on disk
     started = time.perf_counter()
-    found = _collect(list(read_paths(bundled_paths())))
+    checker, records = ItemChecker(), {}
+    for batch in read_paths(bundled_paths()):
+        for checked in ([] if batch.kind == EDGES else checker.records(batch)):
+            if checked.item is not None:  # a later file's record replaces an earlier one's
+                records.pop(checked.item.id, None)
+                records[checked.item.id] = checked.item
     iris, described, n = Iris(), set(), 0
     with open(target, "w", encoding="utf-8") as f:
-        for record in found.records:
+        for record in records.values():
             own, shared = record_quads(record, iris, described)
             for q in own + shared:
                 f.write(f"{q} .\n")

@@ -10,10 +10,10 @@ process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
 
 * ``ingest``: ``kg.ingestion.ingest_paths`` into a new on-disk store (what ``kg ingest``
   does; bulk catalog files of 64 MiB or more are streamed);
-* ``validate-full``: ``kg.validate.validate`` of the whole store (sizes up to
+* ``validate-full``: ``kg.validation.validate`` of the whole store (sizes up to
   ``--full-validate-max``);
 * ``reingest-100`` and ``validate-incremental``: 100 records are changed and
-  ingested again, then ``kg.validate.revalidate`` checks only them (plus the
+  ingested again, then ``kg.validation.revalidate`` checks only them (plus the
   catalog-wide rules);
 * ``export-<format>``: ``kg.export.export`` to a file, for Turtle, JSON-LD, N-Quads
   and catalog JSON (sizes up to ``--export-max``);
@@ -28,7 +28,7 @@ Baselines on the same data, in the same run:
 * ``rdflib``: an rdflib-only pipeline (``benchmarks/baseline_rdflib.py``): the same
   records mapped by ``kg.mapping``, converted to rdflib terms, added to an
   ``rdflib.Dataset`` (ingest); stock pySHACL once over the whole graph
-  (``kg.validate.validate_monolithic``); rdflib's serialisers (export); rdflib's
+  (``kg.validation.validate_monolithic``); rdflib's serialisers (export); rdflib's
   SPARQL engine (queries). Sizes up to ``--rdflib-max``. Graphs a stage needs are
   built before its timer starts.
 * ``floor``: the same records mapped to the same triples, written as N-Triples
@@ -199,7 +199,7 @@ def with_alarm(seconds: float, func: Callable[[], Any]) -> Any:
 
 
 def _module(name: str) -> Any:
-    """A kg submodule (``kg.ingest``, ``kg.validate`` are also functions of the package)."""
+    """A kg submodule, by name."""
     import importlib
 
     return importlib.import_module(name)
@@ -242,7 +242,7 @@ def stage_ingest(spec: dict) -> dict:
 
     out = measure(run)
     out["streamed"] = os.path.getsize(spec["catalog"]) >= STREAM_MIN_BYTES
-    out["quads"] = ingest.read_description(holder["store"], _iris())["triples"]
+    out["quads"] = _module("kg.description").read_description(holder["store"], _iris())["triples"]
     out["store_bytes"] = _du(spec["store"])
     return out
 
@@ -258,10 +258,10 @@ def _du(path: str) -> int:
 
 
 def stage_validate_full(spec: dict) -> dict:
-    missing = available("kg.validate", "validate")
+    missing = available("kg.validation", "validate")
     if missing:
         return {"available": False, "note": missing}
-    V = _module("kg.validate")
+    V = _module("kg.validation")
     from kg.store import GraphStore
 
     store = GraphStore(spec["store"])
@@ -296,10 +296,10 @@ def stage_reingest(spec: dict) -> dict:
 
 
 def stage_validate_incremental(spec: dict) -> dict:
-    missing = available("kg.validate", "revalidate", "ValidationReport", "load_rules")
+    missing = available("kg.validation", "revalidate", "ValidationReport", "load_rules")
     if missing:
         return {"available": False, "note": missing}
-    V = _module("kg.validate")
+    V = _module("kg.validation")
     from kg.store import GraphStore
 
     store = GraphStore(spec["store"])
@@ -549,7 +549,7 @@ def stage_rdflib_ingest(spec: dict) -> dict:
 
 
 def stage_rdflib_validate(spec: dict) -> dict:
-    missing = available("kg.validate", "validate_monolithic")
+    missing = available("kg.validation", "validate_monolithic")
     if missing:
         return {"available": False, "note": missing}
     graph = baseline.build_union_graph(_quads(spec))  # not timed: built as the ingest stage builds it
@@ -639,12 +639,13 @@ def stage_profile(spec: dict) -> dict:
         ingest.ingest_paths(store, [spec["catalog"], spec["edges_file"]])
         profiler.disable()
     else:
-        V = _module("kg.validate")
+        V = _module("kg.validation")
 
         store = GraphStore(spec["store"])
         started = time.perf_counter()
         profiler.enable()
-        V.validate(store, jobs=1)  # one process, so the profile sees the pySHACL work
+        # one process, so the profile sees the pySHACL work (stock pySHACL: the speed-ups run in workers only)
+        V.validate(store, jobs=1)
         profiler.disable()
     wall = time.perf_counter() - started
     stats = pstats.Stats(profiler)
@@ -1081,18 +1082,18 @@ def _profile_buckets(profile: dict, what: str) -> list[tuple[str, float]]:
             if file.startswith("json/") or func in ("_no_duplicate_keys", "_finite", "_integer") \
                     or "raw_decode" in func or "scan_once" in func:
                 return "JSON parsing"
-            if file.startswith("kg/mapping.py") or file.startswith("kg/normalise/") or file.startswith("kg/vocab.py") \
+            if file.startswith(("kg/mapping/", "kg/normalise", "kg/vocab.py")) \
                     or "pyoxigraph.Quad" in func or "pyoxigraph.Literal" in func or "pyoxigraph.NamedNode" in func:
                 return "mapping records to quads"
-            if file.startswith("kg/records.py") or file.startswith("kg/ingest.py") or file.startswith("kg/sources.py"):
-                return "checking records (kg.records, kg.ingest, kg.sources)"
+            if file.startswith(("kg/records.py", "kg/ingestion.py", "kg/sources/")):
+                return "checking records (kg.records, kg.ingestion, kg.sources)"
             return "other"
         if file.startswith("pyshacl/"):
             return "pySHACL"
         if file.startswith("rdflib/"):
             return "rdflib (graph lookups, terms)"
-        if file.startswith("kg/validate.py"):
-            return "kg.validate (conversion to rdflib, results)"
+        if file.startswith("kg/validation/"):
+            return "kg.validation (conversion to rdflib, results)"
         if "pyoxigraph" in func:
             return "pyoxigraph (reading the store, SPARQL checks)"
         return "other"

@@ -7,11 +7,11 @@ Two catalogs of 912 records:
 * ``full-shape``: ``benchmarks/generate.py``'s ``generate_catalog(912)``, records in the
   catalog's full shape (107 cells, provenance, history, decay), about 1 M triples.
 
-For each one, in a fresh on-disk store built by ``kg.ingest``:
+For each one, in a fresh on-disk store built by ``kg.ingestion``:
 
-* split: ``kg.validate.validate`` (record graphs in parallel on every core, catalog-wide
+* split: ``kg.validation.validate`` (record graphs in parallel on every core, catalog-wide
   rules as SPARQL), wall time, and the CPU time its workers spent;
-* monolithic: ``kg.validate.validate_monolithic``, stock pySHACL once over the whole
+* monolithic: ``kg.validation.validate_monolithic``, stock pySHACL once over the whole
   graph with every shape (wall time, of which loading the store into rdflib), and whether
   both give the same results. One repetition: it is slow;
 * revalidation after one record changes: a record is re-ingested with a new tier, then
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from kg.ingestion import ingest_paths  # noqa: E402
 from kg.sources import bundled_paths  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
-from kg.validate import revalidate, validate, validate_monolithic  # noqa: E402
+from kg.validation import revalidate, validate, validate_monolithic  # noqa: E402
 from kg.vocab import Iris  # noqa: E402
 
 FLOORS = {"bundled": 10.0, "full-shape": 40.0}

@@ -113,13 +113,17 @@ def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
 
 
 def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, iris: Iris | None = None, *,
-           strict: bool = False, progress: Callable[[int, int], None] | None = None) -> IngestReport:
-    """Ingest catalog files, record files, folders and JSON Lines (``kg ingest``) into ``store``.
+           strict: bool = False, progress: Callable[[int, int], None] | None = None,
+           format: str | None = None, graph: str | None = None) -> IngestReport:
+    """Ingest catalog files, record files, folders, JSON Lines and RDF files (``kg ingest``)
+    into ``store``.
 
     Without ``paths``, the bundled catalog (``kg build``). Each record replaces its own
     named graph; a bad record is set aside in ``report.quarantined`` while the good ones
     go in, or with ``strict`` the whole input is refused (``InputRejected``) and nothing
-    is written. ``progress`` is called with (records done, records in all).
+    is written. ``progress`` is called with (records done, records in all). RDF files
+    (Turtle, N-Triples, N-Quads, TriG, JSON-LD, RDF/XML: by extension, or ``format``) go
+    into the graphs they name, their triples into ``graph`` or the default graph.
 
     >>> import kg
     >>> store = kg.GraphStore()
@@ -132,7 +136,7 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     from .sources import bundled_paths
 
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
-    return ingest_paths(store, chosen, iris, strict=strict, progress=progress)
+    return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph)
 
 
 def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] | None = None,
@@ -177,7 +181,7 @@ def info(store: GraphStore, iris: Iris | None = None) -> dict[str, Any]:
     >>> kg.info(kg.GraphStore())["license"]
     'CC-BY-4.0'
     """
-    from .ingestion import read_description
+    from .description import read_description
 
     return {**read_description(store, iris or Iris()), "license": "CC-BY-4.0", "attribution": ATTRIBUTION}
 
@@ -210,7 +214,7 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
 _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
-    "validate": "validate", "ValidationReport": "validate", "push": "remote", "PushReport": "remote",
+    "validate": "validation", "ValidationReport": "validation", "push": "remote", "PushReport": "remote",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -220,7 +224,7 @@ if TYPE_CHECKING:
     from .exports import EXPORT_FORMATS, export
     from .remote import PushReport, push
     from .sources import bundled_paths
-    from .validate import ValidationReport, validate
+    from .validation import ValidationReport, validate
 
 
 def __getattr__(name: str) -> Any:

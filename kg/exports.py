@@ -22,11 +22,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 import pyoxigraph
-from pyoxigraph import Literal, NamedNode, Quad, QueryTriples, Triple
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryTriples, Triple
 
-from .mapping import edges_from_quads, header_from_quads, record_from_quads
-from .records import edge_to_json, record_to_json
 from .errors import UsageError, safe_text
+from .mapping import catalog_json, write_catalog_json  # noqa: F401 (catalog_json: part of this module's API)
 from .output import PROJECTION_EXTENSIONS, xml_safe
 from .store import FORMATS, GraphStore
 from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
@@ -62,14 +61,16 @@ def _attribution_comment() -> bytes:
 
 
 def union_triples(store: GraphStore, graphs: Sequence[NamedNode] | None = None) -> Iterator[Triple]:
-    """Every distinct triple of every named graph (or of ``graphs``), in the store's
-    (stable) order.
+    """Every distinct triple of the store (every named graph and the default graph), or
+    of the named ``graphs``, in the store's (stable) order.
 
     The engine removes duplicates while it streams (a CONSTRUCT result is a set), so
     memory holds encoded terms, not a Python object per triple.
     """
-    text = "CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }"
-    result = store.query(text, union=False) if graphs is None else store.query(text, named_graphs=list(graphs))
+    if graphs is None:  # every graph, the default graph included (RDF loaded without a graph name)
+        result = store.query("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", union=True)
+    else:
+        result = store.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", named_graphs=list(graphs))
     assert isinstance(result, QueryTriples)  # a CONSTRUCT answers triples
     return iter(result)
 
@@ -116,63 +117,6 @@ def export_rdf(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris, *,
         pyoxigraph.serialize(quads, output, format=FORMATS[fmt], prefixes=prefixes(iris))
 
 
-# ---------------------------------------------------------------------------
-# Catalog JSON
-
-
-def _catalog_head(store: GraphStore, iris: Iris) -> dict[str, Any]:
-    header = header_from_quads(store.quads(iris.catalog_graph), iris.catalog_source) or {}
-    head: dict[str, Any] = dict(header)
-    head.setdefault("license", "CC-BY-4.0")
-    head.setdefault("attribution", ATTRIBUTION)
-    return head
-
-
-def catalog_records(store: GraphStore, iris: Iris) -> Iterator[dict[str, Any]]:
-    """The records rebuilt from their named graphs, one at a time, in id order."""
-    prefix = iris.record_graph_prefix()
-    for graph in store.named_graphs():
-        if graph.value.startswith(prefix):
-            record_id = graph.value[len(prefix):]
-            yield record_to_json(record_from_quads(store.quads(graph), iris, record_id))
-
-
-def _catalog_edges(store: GraphStore, iris: Iris) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    edges = [edge_to_json(e) for e in edges_from_quads(store.quads(iris.edges_graph), iris)]
-    return edges, header_from_quads(store.quads(iris.edges_graph), iris.edges_source) or {}
-
-
-def catalog_json(store: GraphStore, iris: Iris) -> dict[str, Any]:
-    """The catalog rebuilt from the graph: header, records (in id order) and edges."""
-    out = _catalog_head(store, iris)
-    out["records"] = list(catalog_records(store, iris))
-    out["edges"], edges_header = _catalog_edges(store, iris)
-    if edges_header:
-        out["edgesHeader"] = edges_header
-    return out
-
-
-def export_catalog_json(store: GraphStore, output: IO[bytes], iris: Iris) -> None:
-    """``catalog_json`` written as it is rebuilt, a record per line (memory: one record)."""
-    def dump(value: Any) -> bytes:
-        return json.dumps(value, ensure_ascii=False).encode()
-
-    output.write(b"{")
-    for key, value in _catalog_head(store, iris).items():
-        output.write(b"\n" + dump(key) + b": " + dump(value) + b",")
-    output.write(b'\n"records": [')
-    for i, record in enumerate(catalog_records(store, iris)):
-        output.write((b",\n" if i else b"\n") + dump(record))
-    edges, edges_header = _catalog_edges(store, iris)
-    output.write(b'\n],\n"edges": [')
-    for i, edge in enumerate(edges):
-        output.write((b",\n" if i else b"\n") + dump(edge))
-    output.write(b"\n]")
-    if edges_header:
-        output.write(b',\n"edgesHeader": ' + dump(edges_header))
-    output.write(b"\n}\n")
-
-
 def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = None, *,
            graphs: Sequence[NamedNode | str] | None = None, union: bool = False) -> None:
     """Write the graph to ``output`` in ``fmt`` (one of ``RDF_FORMATS`` or ``catalog-json``):
@@ -181,7 +125,7 @@ def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = N
     if fmt == "catalog-json":
         if graphs is not None or union:
             raise UsageError("the catalog JSON is rebuilt from the whole graph; --graph and --union do not apply")
-        export_catalog_json(store, output, iris)
+        write_catalog_json(store, output, iris)
     elif fmt in RDF_FORMATS:
         export_rdf(store, fmt, output, iris, graphs=graphs, union=union)
     else:
@@ -262,9 +206,15 @@ def write_jsonld(store: GraphStore, output: IO[bytes], iris: Iris, *,
     context, pairs, terms = _jsonld_names(iris)
     output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
                  + b',\n "@graph": [')
-    for i, graph in enumerate(graphs if graphs is not None else store.named_graphs()):
+    written = 0
+    if graphs is None:  # triples of the default graph (RDF loaded without a graph name) as top-level nodes
+        for node in _jsonld_graph(store.quads(DefaultGraph()), "", pairs, terms)["@graph"]:
+            output.write((b",\n" if written else b"\n") + json.dumps(node, ensure_ascii=False, indent=1).encode())
+            written += 1
+    for graph in graphs if graphs is not None else store.named_graphs():
         entry = _jsonld_graph(store.quads(graph), graph.value, pairs, terms)
-        output.write((b",\n" if i else b"\n") + json.dumps(entry, ensure_ascii=False, indent=1).encode())
+        output.write((b",\n" if written else b"\n") + json.dumps(entry, ensure_ascii=False, indent=1).encode())
+        written += 1
     output.write(b"\n ]\n}\n")
 
 

@@ -138,8 +138,10 @@ class Lock:
             pass
 
 
-def lock_writer(folder: Path, wait_s: float = WRITER_WAIT_S) -> Lock:
-    """The exclusive writer lock of ``folder``, waiting up to ``wait_s`` for another writer."""
+def lock_writer(folder: Path, wait_s: float | None = None) -> Lock:
+    """The exclusive writer lock of ``folder``, waiting up to ``wait_s`` (default
+    ``WRITER_WAIT_S``) for another writer."""
+    wait_s = WRITER_WAIT_S if wait_s is None else wait_s
     try:
         fd = os.open(folder / WRITER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:

@@ -11,8 +11,12 @@ Each file starts with a comment header::
 Below the header is plain SPARQL 1.1 with its PREFIX lines, meant for a dataset whose
 default graph is the union of its named graphs. A parameter is an ordinary variable of
 the query. Its value, given as text, is checked against the declared type, turned into
-an RDF term, serialised by pyoxigraph (which escapes it) and bound with ``VALUES``
-blocks (:func:`bind_params`); a value can never change the structure of the query.
+an RDF term, serialised by pyoxigraph (which escapes it) and bound as a constant
+throughout the query (:func:`kg.sparql.binding.bind`); a value can never change the
+structure of the query.
+
+A query file that is not one of the bundled queries is checked by the guard
+(:func:`kg.sparql.guard.check_query`) before it runs: no SERVICE, no remote FROM.
 
 A ``limit`` parameter is not a variable: it caps the number of rows returned.
 
@@ -35,10 +39,12 @@ from typing import Any, Iterator, Mapping
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
 from .errors import QueryError, UsageError
-from .vocab import ID_PATTERN
 from .resources import resource_dir
+from .sparql.binding import bind
+from .sparql.guard import QueryRefused, check_query
+from .sparql.lexer import variables
 from .store import GraphStore
-from .vocab import XSD, Iris
+from .vocab import ID_PATTERN, XSD, Iris
 
 QUERIES_DIR = resource_dir("queries")
 PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "system", "limit")
@@ -122,8 +128,9 @@ def header_problems(query: NamedQuery) -> list[str]:
     problems += [f"parameter {p.name} has no description" for p in query.params if not p.doc]
     if sum(p.type == "limit" for p in query.params) > 1:
         problems.append("more than one limit parameter")
+    used = variables(query.text)
     for p in query.params:
-        if p.type != "limit" and not re.search(rf"[?$]{p.name}\b", _strip_header(query.text)):
+        if p.type != "limit" and p.name not in used:
             problems.append(f"parameter {p.name} is not a variable of the query")
         if p.default is not None:
             try:
@@ -131,10 +138,6 @@ def header_problems(query: NamedQuery) -> list[str]:
             except QueryError as err:
                 problems.append(str(err))
     return problems
-
-
-def _strip_header(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
 def _check_default(param: Param) -> None:
@@ -242,135 +245,6 @@ def row_limit(query: NamedQuery, values: Mapping[str, str]) -> int | None:
 
 
 # ---------------------------------------------------------------------------
-# Binding: a VALUES block in every group that mentions a parameter
-
-
-_IRI = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>')
-_VAR = re.compile(r"[?$]([A-Za-z0-9_\u00B7\u00C0-\uFFFF]+)")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-
-
-def _skip_string(text: str, i: int) -> int:
-    quote = text[i] * 3 if text.startswith(text[i] * 3, i) else text[i]
-    j = i + len(quote)
-    while j < len(text) and not text.startswith(quote, j):
-        j += 2 if text[j] == "\\" else 1
-    return j + len(quote)
-
-
-def _tokens(text: str) -> Iterator[tuple[str, int, str]]:
-    """(kind, position, value) for braces, variables and keywords; skips comments, strings, IRIs."""
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif ch in "\"'":
-            i = _skip_string(text, i)
-        elif ch == "<" and (m := _IRI.match(text, i)):
-            i = m.end()
-        elif ch in "?$" and (m := _VAR.match(text, i)):
-            yield "var", i, m.group(1)
-            i = m.end()
-        elif ch in "{}":
-            yield ch, i, ch
-            i += 1
-        elif ch.isalpha() or ch == "_":
-            m = _WORD.match(text, i)
-            end = m.end()
-            # a prefixed name (kg:System) or a language tag is not a keyword
-            if not (text[end:end + 1] == ":" or text[i - 1:i] in (":", "@")):
-                yield "word", i, m.group(0).upper()
-            i = end
-        else:
-            i += 1
-
-
-def bind_params(sparql: str, terms: Mapping[str, NamedNode | Literal]) -> str:
-    """``sparql`` with each parameter bound by a ``VALUES`` block in every group that uses it.
-
-    The top-level WHERE group binds every parameter; so does each nested group (OPTIONAL,
-    UNION branch, GRAPH, EXISTS, sub-SELECT) whose text mentions it. That gives parameters
-    the meaning of constants throughout the query (as SPARQL's SEP-0007 substitution
-    does), and lets the engine start every group from the bound value. Terms are written
-    by pyoxigraph's serialiser (``str(term)``), which escapes them.
-
-    >>> from pyoxigraph import Literal
-    >>> print(bind_params('SELECT ?s WHERE { ?s ?p ?id OPTIONAL { ?s ?q ?id } }',
-    ...                   {"id": Literal('x" } ; DROP ALL #')}))
-    SELECT ?s WHERE { VALUES (?id) { ("x\\" } ; DROP ALL #") } ?s ?p ?id OPTIONAL { VALUES (?id) { ("x\\" } ; DROP ALL #") } ?s ?q ?id } }
-    """
-    if not terms:
-        return sparql
-    for name, term in terms.items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-            raise QueryError(f"not a SPARQL variable name: {name!r}")
-        if not isinstance(term, (NamedNode, Literal)):
-            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
-    tokens = list(_tokens(sparql))
-    groups: list[tuple[int, int, str, int]] = []  # ('{' position, its token index, kind, '}' token index)
-    stack: list[tuple[int, int, str]] = []
-    words: list[str] = []  # keywords seen since the last brace
-    values_pending = construct_pending = False
-    for index, (kind, pos, value) in enumerate(tokens):
-        if kind == "word":
-            words.append(value)
-            if value == "VALUES":
-                values_pending = True
-            elif value == "CONSTRUCT":
-                construct_pending = True
-            continue
-        if kind == "var":
-            continue
-        if kind == "{":
-            following = next((t for t in tokens[index + 1:index + 2]), None)
-            if values_pending:
-                group_kind = "data"
-                values_pending = False
-            elif construct_pending:
-                group_kind = "construct-where" if words[-1:] == ["WHERE"] else "template"
-                construct_pending = False
-            elif following is not None and following[0] == "word" and following[2] == "SELECT":
-                group_kind = "subselect"
-            else:
-                group_kind = "group"
-            stack.append((pos, index, group_kind))
-            words = []
-        else:  # "}"
-            if not stack:
-                raise QueryError("malformed SPARQL: unbalanced '}'")
-            start_pos, start_index, group_kind = stack.pop()
-            groups.append((start_pos, start_index, group_kind, index))
-            words = []
-    if stack:
-        raise QueryError("malformed SPARQL: unbalanced '{'")
-    top = [g for g in groups if g[2] in ("group", "construct-where")
-           and not any(o[1] < g[1] and o[3] > g[3] and o[2] != "template" for o in groups)]
-    if not top:
-        raise QueryError("cannot bind parameters: the query has no WHERE group")
-    if any(g[2] == "construct-where" for g in top):
-        raise QueryError("cannot bind parameters in the short form CONSTRUCT WHERE { ... }")
-    inserts: list[tuple[int, list[str]]] = []
-    for start_pos, start_index, group_kind, end_index in groups:
-        if group_kind != "group":
-            continue
-        if (start_pos, start_index, group_kind, end_index) in top:
-            names = list(terms)
-        else:
-            used = {t[2] for t in tokens[start_index:end_index] if t[0] == "var"}
-            names = [name for name in terms if name in used]
-        if names:
-            inserts.append((start_pos, names))
-    out = sparql
-    for pos, names in sorted(inserts, reverse=True):
-        block = (f" VALUES ({' '.join('?' + n for n in names)}) "
-                 f"{{ ({' '.join(str(terms[n]) for n in names)}) }}")
-        out = out[:pos + 1] + block + out[pos + 1:]
-    return out
-
-
-# ---------------------------------------------------------------------------
 # Running
 
 
@@ -387,7 +261,23 @@ class LimitedSolutions:
 
 def bound_text(query: NamedQuery, params: Mapping[str, str] | None = None, iris: Iris | None = None) -> str:
     """The query's text with its parameters bound (what is sent to the store)."""
-    return bind_params(query.text, bindings(query, params or {}, iris or Iris()))
+    return bind(query.text, bindings(query, params or {}, iris or Iris()))
+
+
+def is_bundled(query: NamedQuery) -> bool:
+    """Whether ``query`` is one of the bundled queries (ours; the guard need not check it)."""
+    return query.path.resolve().parent == QUERIES_DIR.resolve()
+
+
+def check_file(store: GraphStore, query: NamedQuery) -> None:
+    """Refuse a user's query file that names SERVICE or a graph ``store`` does not hold
+    (pyoxigraph would fetch them), before pyoxigraph sees it; bundled queries pass."""
+    if is_bundled(query):
+        return
+    try:
+        check_query(query.text, {g.value for g in store.named_graphs()})
+    except QueryRefused as err:
+        raise QueryRefused(f"{query.path}: {err}") from None
 
 
 def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
@@ -396,10 +286,11 @@ def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, 
 
     Returns pyoxigraph results: SELECT as ``QuerySolutions`` (``LimitedSolutions`` when the
     query has a ``limit`` parameter), ASK as ``QueryBoolean``, CONSTRUCT/DESCRIBE as
-    ``QueryTriples``.
+    ``QueryTriples``. A query file of the user's is checked by :func:`check_file` first.
     """
     query = name_or_path if isinstance(name_or_path, NamedQuery) else load(name_or_path)
     params = params or {}
+    check_file(store, query)
     result = store.query(bound_text(query, params, iris))
     limit = row_limit(query, params)
     if limit is not None and isinstance(result, QuerySolutions):

@@ -78,7 +78,7 @@ class SectionListing:
 
 @dataclass
 class TaxonomyValue:
-    value: Json
+    value: str
     primary: bool | None = MISSING
     reason: str | None = MISSING
     extra: dict[str, Json] = _field(default_factory=dict)
@@ -200,7 +200,8 @@ class _At:
 
     @property
     def path(self) -> str:
-        steps, node = [], self
+        steps: list[str | int] = []
+        node: _At | None = self
         while node is not None and node.key is not None:
             steps.append(node.key)
             node = node.parent

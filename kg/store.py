@@ -30,19 +30,22 @@ from __future__ import annotations
 
 import functools
 import os
-import re
+import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from pyoxigraph import (
-    DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
+    BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
     Store,
 )
 
 from . import generations
 from .errors import QueryError, StoreError, safe_text
+from .sparql.binding import bind
+from .sparql.lexer import has_keyword
 
 DEFAULT_STORE = "kg-store"
 T = TypeVar("T")
@@ -115,10 +118,12 @@ def _writable(folder: Path) -> Store:
 
 @dataclass
 class _Session:
-    """A write in progress: generation ``number`` open read-write, under the writer lock."""
+    """A write in progress: generation ``number`` open read-write (``store``), under the
+    writer lock, seen by the thread that began it (other threads read the current version)."""
     writer: generations.Lock
     number: int
-    previous: Store  # the read-only handle to fall back to if the session fails
+    store: Store | None
+    thread: int
     wrote: bool = False
 
 
@@ -137,6 +142,8 @@ class GraphStore:
         self.generation = 0
         self._session: _Session | None = None
         self._reader: generations.Lock | None = None
+        # handles on earlier versions, with their reader locks, until no thread reads them
+        self._retired: list[tuple[Store, generations.Lock | None]] = []
         if self.path is None:
             self._store = Store()
             return
@@ -146,13 +153,15 @@ class GraphStore:
         elif found in ("missing", "empty"):
             raise StoreError(f"no store at {safe_text(self.path)}")
         elif found == "foreign":
-            raise StoreError(f"{safe_text(self.path)} is not a kg store (no generation pointer, no store files)")
+            raise StoreError(f"cannot open store {safe_text(self.path)}: not a kg store (no generation pointer, "
+                             f"no store files)")
+        self._store = Store()
         self._store = self._open_current()
 
     @classmethod
     def open_existing(cls, path: str | os.PathLike, *, read_only: bool = False) -> "GraphStore":
         """Open a store that must already exist (reading commands never create one)."""
-        if generations.kind(Path(path)) in ("missing", "empty"):
+        if generations.kind(Path(path)) in ("missing", "empty") or not Path(path).is_dir():
             raise StoreError(f"no store at {path}: run 'kg build' or 'kg ingest' first (or pass --store)")
         return cls(path, read_only=read_only)
 
@@ -198,10 +207,25 @@ class GraphStore:
             if lock is not None:
                 lock.release()
             raise
-        if self._reader is not None:
-            self._reader.release()
+        self._retire()
         self._reader, self.generation = lock, number
         return store
+
+    def _retire(self) -> None:
+        """Keep the current handle's reader lock until no other thread reads through the
+        handle (its generation must not be removed under a query in flight); release the
+        locks of earlier handles that nobody holds any more."""
+        if self._reader is not None:
+            self._retired.append((self._store, self._reader))
+            self._reader = None
+        held = []
+        for store, lock in self._retired:
+            # 3 references: this list's tuple, the loop variable, getrefcount's argument
+            if sys.getrefcount(store) > 3 + (store is self._store):
+                held.append((store, lock))
+            elif lock is not None:
+                lock.release()
+        self._retired = held
 
     @staticmethod
     def _create(folder: Path) -> None:
@@ -273,8 +297,7 @@ class GraphStore:
         except BaseException:
             writer.release()
             raise
-        self._session = _Session(writer, number, previous=self._store)
-        self._store = store
+        self._session = _Session(writer, number, store, threading.get_ident())
 
     def _commit(self) -> None:
         session = self._session
@@ -283,11 +306,12 @@ class GraphStore:
             self._abort()  # nothing changed: keep the current generation
             return
         try:
-            self._store.flush()  # a read-only checkpoint of it must find everything in its files
+            assert session.store is not None
+            session.store.flush()  # a read-only checkpoint of it must find everything in its files
         except (OSError, RuntimeError) as err:
             self._abort()
             raise StoreError(f"cannot write to the store: {_reason(err)}") from None
-        self._store = session.previous
+        session.store = None  # closes the read-write store before its generation becomes current
         try:
             generations.write_pointer(self.path, session.number)  # the switch
         except OSError as err:
@@ -304,7 +328,7 @@ class GraphStore:
         session = self._session
         assert session is not None and self.path is not None
         self._session = None
-        self._store = session.previous  # drops (closes) the session's read-write store
+        session.store = None  # closes the session's read-write store
         try:
             generations.remove_generation(self.path, session.number)
         finally:
@@ -337,7 +361,7 @@ class GraphStore:
             if self._session is not None:
                 self._session.wrote = True
             try:
-                getattr(self._store, method)(*args)
+                getattr(self._session.store if self._session is not None else self._store, method)(*args)
             except (OSError, RuntimeError) as err:
                 raise StoreError(f"cannot write to the store: {_reason(err)}") from None
 
@@ -384,7 +408,7 @@ class GraphStore:
         if self.path is None:
             raise StoreError("an in-memory store has no snapshot on disk")
         try:
-            self._store.backup(str(folder))
+            self._view().backup(str(folder))
         except (OSError, RuntimeError) as err:
             raise StoreError(f"cannot snapshot the store into {folder}: {_reason(err)}") from None
 
@@ -394,24 +418,35 @@ class GraphStore:
 
     def flush(self) -> None:
         """Write what the session holds in memory to its files (a finished session does this itself)."""
-        if self._session is not None:
-            self._store.flush()
+        if self._session is not None and self._session.store is not None:
+            self._session.store.flush()
+
+    def _view(self) -> Store:
+        """The store to read: the session's, in the thread that writes it; else the current version."""
+        session = self._session
+        if session is not None and session.store is not None and session.thread == threading.get_ident():
+            return session.store
+        return self._store
 
     # -- reading ------------------------------------------------------------
 
     def has_graph(self, graph: NamedNode) -> bool:
-        return self._read(self._store.contains_named_graph, graph)
+        return self._read(self._view().contains_named_graph, graph)
 
     def named_graphs(self) -> list[NamedNode]:
-        return sorted(self._read(lambda: list(self._store.named_graphs())), key=lambda g: g.value)
+        # kg names its graphs with IRIs; a blank-node graph name (from a loaded TriG
+        # file) sorts and reads (``.value``) the same way
+        graphs = cast(list[NamedNode], self._read(lambda: list(self._view().named_graphs())))
+        return sorted(graphs, key=lambda g: g.value)
 
-    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+    def quads(self, graph: NamedNode | DefaultGraph | None = None) -> Iterator[Quad]:
         return self.match(None, None, None, graph)
 
     def match(self, subject: Any = None, predicate: Any = None, object: Any = None,
               graph: Any = None) -> Iterator[Quad]:
         """Quads matching a pattern (``None`` matches anything)."""
-        return self._checked(self._store.quads_for_pattern(subject, predicate, object, graph))
+        store = self._view()
+        return self._checked(store.quads_for_pattern(subject, predicate, object, graph), store)
 
     def contains(self, subject: Any = None, predicate: Any = None, object: Any = None,
                  graph: Any = None) -> bool:
@@ -419,7 +454,7 @@ class GraphStore:
         return next(iter(self.match(subject, predicate, object, graph)), None) is not None
 
     def __len__(self) -> int:
-        return self._read(self._store.__len__)
+        return self._read(self._view().__len__)
 
     def _read(self, action: Any, *args: Any) -> Any:
         try:
@@ -427,8 +462,9 @@ class GraphStore:
         except (OSError, RuntimeError) as err:
             raise StoreError(f"cannot read the store: {_reason(err)}") from None
 
-    def _checked(self, items: Iterable[Any]) -> Iterator[Any]:
-        """``items``, a storage fault while iterating raised as StoreError."""
+    def _checked(self, items: Iterable[Any], store: Store) -> Iterator[Any]:
+        """``items`` (read from ``store``, held while iterating), a storage fault while
+        iterating raised as StoreError."""
         try:
             yield from items
         except (OSError, RuntimeError) as err:
@@ -439,21 +475,29 @@ class GraphStore:
               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Run a SPARQL query with values bound to variables (never pasted into the text).
 
-        With ``union`` the default graph is the union of all named graphs; a query's
-        own dataset (FROM / FROM NAMED, given as ``default_graph`` / ``named_graphs``)
-        replaces it.
+        ``bindings`` maps variable names to IRIs or literals, bound as constants throughout
+        the query (:func:`kg.sparql.binding.bind`). With ``union`` the default graph is
+        the union of all graphs; a query's own dataset (FROM / FROM NAMED, or
+        ``default_graph`` / ``named_graphs`` here) replaces it.
         """
-        text = bind_values(sparql, bindings) if bindings else sparql
+        return self._query(self._view(), sparql, bindings, union=union, default_graph=default_graph,
+                           named_graphs=named_graphs)
+
+    def _query(self, store: Store, sparql: str, bindings: Mapping[str, Any] | None = None, *,
+               union: bool = True, default_graph: Any = None,
+               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
+        text = bind(sparql, bindings) if bindings else sparql
         kwargs: dict[str, Any] = {}
         if default_graph is not None or named_graphs is not None:
             if default_graph is not None:
                 kwargs["default_graph"] = default_graph
             if named_graphs is not None:
                 kwargs["named_graphs"] = named_graphs
-        else:
+        elif not has_keyword(text, "FROM"):
+            # pyoxigraph lets use_default_graph_as_union override a query's FROM clauses
             kwargs["use_default_graph_as_union"] = union
         try:
-            return self._store.query(text, **kwargs)
+            return store.query(text, **kwargs)
         except SyntaxError as err:
             raise QueryError(f"malformed SPARQL: {err}") from None
         except (RuntimeError, ValueError, OSError) as err:
@@ -463,7 +507,8 @@ class GraphStore:
 
     def select(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """SELECT rows as dicts of variable name -> term (unbound variables left out)."""
-        result = self.query(sparql, bindings)
+        store = self._view()  # held while the rows are read
+        result = self._query(store, sparql, bindings)
         if not isinstance(result, QuerySolutions):
             raise QueryError("expected a SELECT query")
         names = [v.value for v in result.variables]
@@ -491,7 +536,7 @@ class GraphStore:
             kwargs["from_graph"] = DefaultGraph()
         if prefixes and fmt in ("turtle", "trig"):
             kwargs["prefixes"] = dict(prefixes)
-        return self._read(lambda: self._store.dump(output, **kwargs))
+        return self._read(lambda: self._view().dump(output, **kwargs))
 
 
 def transactional(function: Callable[..., T]) -> Callable[..., T]:
@@ -504,77 +549,6 @@ def transactional(function: Callable[..., T]) -> Callable[..., T]:
     return in_one_session
 
 
-_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _where_brace(sparql: str) -> int:
-    """Index of the opening brace of the query's top-level WHERE group, or -1.
-
-    Skips comments, strings and IRIs, and a CONSTRUCT template.
-    """
-    i, depth, last_word, form = 0, 0, "", ""
-    n = len(sparql)
-    while i < n:
-        ch = sparql[i]
-        if ch == "#":
-            i = sparql.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if ch in "\"'":
-            quote = ch * 3 if sparql.startswith(ch * 3, i) else ch
-            j = i + len(quote)
-            while j < n and not sparql.startswith(quote, j):
-                j += 2 if sparql[j] == "\\" else 1
-            i = j + len(quote)
-            continue
-        if ch == "<" and depth == 0:
-            j = sparql.find(">", i)
-            if j > 0 and not any(c in sparql[i + 1:j] for c in " \n{}"):
-                i = j + 1
-                continue
-        if ch.isalpha() or ch == "_":
-            m = _WORD.match(sparql, i)
-            word = m.group(0).upper()
-            if not form and word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-                form = word
-            if sparql[i - 1:i] not in ("?", "$", ":"):
-                last_word = word
-            i = m.end()
-            continue
-        if ch == "{":
-            if depth == 0 and (last_word == "WHERE" or form in ("SELECT", "ASK")):
-                return i
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        i += 1
-    return -1
-
-
-def bind_values(sparql: str, bindings: Mapping[str, Any]) -> str:
-    """``sparql`` with a VALUES block binding ``bindings`` at the top of its WHERE group.
-
-    Terms are written by pyoxigraph's serialiser (``str(term)``), which escapes them,
-    so a parameter value can never change the query's structure.
-
-    >>> from pyoxigraph import Literal
-    >>> print(bind_values('SELECT ?s WHERE { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
-    SELECT ?s WHERE { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
-    """
-    for name, term in bindings.items():
-        if not _VARIABLE.match(name):
-            raise QueryError(f"not a SPARQL variable name: {name!r}")
-        if not isinstance(term, (NamedNode, Literal)):
-            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
-    at = _where_brace(sparql)
-    if at < 0:
-        raise QueryError("cannot bind parameters: the query has no WHERE group")
-    names = " ".join(f"?{name}" for name in bindings)
-    values = " ".join(str(term) for term in bindings.values())
-    return f"{sparql[:at + 1]} VALUES ({names}) {{ ({values}) }}{sparql[at + 1:]}"
-
-
 def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode],
                     additions: list[Quad]) -> str:
     """One SPARQL Update dropping ``existing`` and inserting ``graphs`` and ``additions``.
@@ -583,7 +557,7 @@ def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[Named
     them: no value is pasted into the update as raw text.
     """
     parts = [f"DROP SILENT GRAPH {g}" for g in existing]
-    grouped: dict[Any, list[Quad]] = {g: list(q) for g, q in graphs.items()}
+    grouped: dict[NamedNode | BlankNode | DefaultGraph, list[Quad]] = {g: list(q) for g, q in graphs.items()}
     for quad in additions:
         grouped.setdefault(quad.graph_name, []).append(quad)
     body = []

@@ -1,10 +1,12 @@
 """``kg serve`` seen through a real browser: headless Chromium renders the pages.
 
 ``kg serve`` runs as a user starts it (a process, a free loopback port) over a store
-of the bundled catalog. Chromium loads a system page, the query page and a results
-page, takes a screenshot of each and dumps the DOM it rendered; the DOM must hold
-the system's name, its cells and the systems at the other end of its edges, all
-computed here from the JSON files. Set ``KG_SCREENSHOTS=DIR`` to keep the
+of the bundled catalog. Chromium loads the index of systems (plain, searched, filtered
+by a facet), system pages with their neighbourhood picture, the query page, a named
+query's form with its parameters filled in and a results page, takes a screenshot of
+each and dumps the DOM it rendered; the DOM must hold what the JSON files say (names,
+cells, the systems at the other end of each edge, which systems a search or a facet
+finds), all computed here from the JSON files. Set ``KG_SCREENSHOTS=DIR`` to keep the
 screenshots for a look.
 
 Needs Chromium (Debian: ``apt-get install -y --no-install-recommends chromium``); the
@@ -13,6 +15,7 @@ tests are skipped where there is none (CI installs it).
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import shutil
@@ -48,6 +51,11 @@ class Page(HTMLParser):
         self.links: list[tuple[str, str]] = []
         self.fields: list[tuple[str, str]] = []
         self.textarea = ""
+        self.svg = ""  # the inline SVG pictures, as markup
+        self.options: dict[str, list[tuple[str, str, bool]]] = {}  # select name -> (value, text, selected)
+        self.inputs: dict[str, dict[str, str | None]] = {}  # input name -> its attributes
+        self._select: str | None = None
+        self._option: tuple[str, bool] | None = None
         self._heading: str | None = None
         self._in: str | None = None
         self._text: list[str] = []
@@ -66,14 +74,24 @@ class Page(HTMLParser):
             self._href, self._link_text = attrs.get("href"), []
         if tag in ("textarea", "select", "input", "button") and attrs.get("name"):
             self.fields.append((tag, attrs["name"]))
+        if tag == "input" and attrs.get("name"):
+            self.inputs[attrs["name"]] = attrs
+        if tag == "select":
+            self._select = attrs.get("name")
+            self.options.setdefault(self._select or "", [])
+        if tag == "option":
+            self._option, self._text = (attrs.get("value") or "", "selected" in attrs), []
 
     def handle_endtag(self, tag):
         text = " ".join("".join(self._text).split())
+        if tag == "option" and self._option is not None and self._select is not None:
+            self.options[self._select].append((self._option[0], text, self._option[1]))
+            self._option = None
         if tag == self._in:
             if tag == "h1":
                 self.h1 = text
             elif tag == "title":
-                self.title = text
+                self.title = self.title or text  # the page's, not an SVG element's
             elif tag == "textarea":
                 self.textarea = "".join(self._text)
             elif tag == "h2":
@@ -91,6 +109,8 @@ class Page(HTMLParser):
             self._href = None
 
     def handle_data(self, data):
+        if self._option is not None:
+            self._text.append(data)
         if self._in:
             self._text.append(data)
         if self._href is not None:
@@ -109,6 +129,16 @@ def chromium(url: str, profile: Path, *, screenshot: Path | None = None) -> str:
     done = subprocess.run(args + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "<html" in done.stdout, done.stderr[-2000:]
     return done.stdout
+
+
+def rendered(url: str, profile: Path, screenshot: Path) -> Page:
+    """The page Chromium rendered (its inline SVG kept as markup in ``svg``), screenshot kept."""
+    dom = chromium(url, profile, screenshot=screenshot)
+    keep(screenshot)
+    assert png_size(screenshot) == (WIDTH, HEIGHT)
+    page = Page(dom)
+    page.svg = "".join(re.findall(r"<svg.*?</svg>", dom, flags=re.S))
+    return page
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -161,9 +191,8 @@ def test_system_page_in_a_browser(server, which, edges_file, expected_records, s
     system = pick(which, edges_file, seed_record)
     record = expected_records[system]
     shot = folder / f"system-{which}.png"
-    page = Page(chromium(f"{url}/id/system/{system}", folder / "profile", screenshot=shot))
-    keep(shot)
-    assert png_size(shot) == (WIDTH, HEIGHT) and shot.stat().st_size > 50_000
+    page = rendered(f"{url}/id/system/{system}", folder / "profile", shot)
+    assert shot.stat().st_size > 50_000
 
     assert page.h1 == record["name"]
     assert page.title.startswith(record["name"])
@@ -197,6 +226,26 @@ def test_system_page_in_a_browser(server, which, edges_file, expected_records, s
         assert Counter((row[0], row[1]) for row in rows) == expected
     if which != "seed":  # pages with real edge tables to look at
         assert sum(other_names("incoming").values()) >= 10
+
+    # the page opens with description, pros and cons, then the picture, then the facts
+    headings = list(page.sections)
+    lead = [h for h, slug in (("Description", "desc"), ("Pros", "pros"), ("Cons", "cons"))
+            if isinstance(record["cells"].get(slug, {}).get("value"), str)]
+    assert headings[:len(lead)] == lead
+    neighbours = {e["target"] for e in edges_file["edges"] if e["source"] == system} | {
+        e["source"] for e in edges_file["edges"] if e["target"] == system}
+    if neighbours:
+        assert headings[len(lead):len(lead) + 2] == ["Neighbourhood", "Facts"]
+        svg = page.svg
+        assert svg.count("<svg") == 1
+        assert set(re.findall(r'<a href="/id/system/([^"]+)" class="neighbour">', svg)) == neighbours
+        titles = set(re.findall(r"<text [^>]*>[^<]*<title>([^<]*)</title></text>", svg))
+        assert {html.unescape(t) for t in titles} == {
+            expected_records[n]["name"] if n in expected_records else n for n in neighbours}
+        assert len(re.findall(r'<line class="edge"', svg)) == sum(
+            1 for e in edges_file["edges"] if system in (e["source"], e["target"]))
+    else:
+        assert "Neighbourhood" not in headings and "<svg" not in page.svg
     if which == "both":
         assert sum(other_names("outgoing").values()) >= 3
 
@@ -231,3 +280,70 @@ ORDER BY ?id"""
     assert len(expected) == 13
     assert page.h1 == "Results"
     assert [tuple(row) for row in page.sections[""]] == expected
+
+
+# ---------------------------------------------------------------------------
+# The index of systems: search and facets
+
+
+def listed(page: Page) -> list[str]:
+    return [href.rsplit("/", 1)[-1] for href, _ in page.links if href.startswith("/id/system/") and href != "/id/system/"]
+
+
+def holds(record: dict, text: str) -> bool:
+    fields = [record["id"], record["name"]] + [record["cells"].get(c, {}).get("value") for c in ("desc", "claims")]
+    return any(isinstance(f, str) and text.lower() in f.lower() for f in fields)
+
+
+def test_index_in_a_browser(server, expected_records):
+    url, folder = server
+    page = rendered(f"{url}/id/system/", folder / "profile", folder / "index.png")
+    assert page.h1 == "Systems"
+    assert sorted(listed(page)) == sorted(expected_records)
+    assert ("input", "q") in page.fields
+    assert {name for tag, name in page.fields if tag == "select"} == {
+        "section", "tier", "protocol", "mode", "license", "selfhost", "vendor"}
+    tiers = {value: text for value, text, _ in page.options["tier"] if value}
+    for tier in range(1, 6):
+        count = sum(1 for r in expected_records.values() if r["tier"] == tier)
+        assert tiers[str(tier)] == f"tier {tier} ({count})"
+
+
+def test_search_in_a_browser(server, expected_records):
+    url, folder = server
+    page = rendered(f"{url}/id/system/?q=graph", folder / "profile", folder / "index-search.png")
+    want = {i for i, r in expected_records.items() if holds(r, "graph")}
+    assert len(want) > 20 and set(listed(page)) == want
+    assert page.inputs["q"]["value"] == "graph"
+
+
+def test_a_facet_in_a_browser(server, expected_records):
+    """The section facet: its option for a section of the JSON lists the records in that section."""
+    url, folder = server
+    index = Page(chromium(f"{url}/id/system/", folder / "profile"))
+    def names(record: dict) -> set[str]:  # the site shape has dicts, the seed shape plain names
+        return {s["section"] if isinstance(s, dict) else s for s in record["sections"]}
+
+    sections = Counter(name for r in expected_records.values() for name in names(r))
+    label, count = sections.most_common(3)[-1]
+    value = next(v for v, text, _ in index.options["section"] if text == f"{label} ({count})")
+    page = rendered(f"{url}/id/system/?{urlencode({'section': value, 'q': 'memory'})}", folder / "profile",
+                    folder / "index-facet.png")
+    want = {i for i, r in expected_records.items() if label in names(r) and holds(r, "memory")}
+    assert want and set(listed(page)) == want
+    assert [(v, selected) for v, _, selected in page.options["section"] if selected] == [(value, True)]
+
+
+def test_query_form_with_parameters_in_a_browser(server, expected_records):
+    url, folder = server
+    form = rendered(f"{url}/queries/search", folder / "profile", folder / "query-form.png")
+    assert form.h1 == "Search systems"
+    assert "required" in form.inputs["text"] and form.inputs["tier"]["type"] == "number"
+    assert form.inputs["limit"]["value"] == "50" and "required" not in form.inputs["tier"]
+    page = rendered(f"{url}/queries/search?{urlencode({'text': 'graph', 'tier': '1', 'run': '1'})}",
+                    folder / "profile", folder / "query-results.png")
+    assert page.inputs["text"]["value"] == "graph" and page.inputs["tier"]["value"] == "1"
+    want = {i for i, r in expected_records.items() if r["tier"] == 1 and holds(r, "graph")}
+    assert 10 < len(want) < 50
+    assert {row[0] for row in page.sections["Results"]} == want
+    assert {row[1] for row in page.sections["Results"]} == {expected_records[i]["name"] for i in want}

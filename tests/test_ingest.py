@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from kg.exports import catalog_json
-from kg.ingestion import ingest_batches, ingest_paths, read_description
+from kg.description import read_description
+from kg.ingestion import ingest_batches, ingest_paths
 from kg.sources import bundled_paths, read_text
 from kg.store import GraphStore
 from kg.vocab import KG

@@ -197,36 +197,6 @@ def test_list_is_the_bundled_queries():
 # parameters: binding, types, hostile values
 
 
-def test_bind_params_reaches_every_group_that_uses_a_parameter():
-    text = """PREFIX ex: <https://example.org/#>
-    # a comment with { braces } and ?id
-    CONSTRUCT { ?s ex:p ?id }
-    WHERE {
-      ?s ex:name "a { b } ?id" .
-      OPTIONAL { ?s ex:q ?id }
-      { SELECT ?s WHERE { ?s ex:r ?id } }
-      VALUES ?t { ex:a ex:b }
-      FILTER NOT EXISTS { ?s ex:gone ?other }
-    }"""
-    bound = queries.bind_params(text, {"id": Literal("v")})
-    assert bound.count('VALUES (?id) { ("v") }') == 3  # WHERE, OPTIONAL, sub-select WHERE
-    assert 'CONSTRUCT { ?s ex:p ?id }' in bound  # the template is left alone
-    assert '"a { b } ?id"' in bound and "# a comment with { braces } and ?id" in bound
-    assert "VALUES ?t { ex:a ex:b }" in bound
-    assert "{ ?s ex:gone ?other }" in bound  # a group without the parameter is left alone
-    assert "{ SELECT ?s WHERE" in bound
-
-
-def test_bind_params_rejects_unusable_queries():
-    with pytest.raises(QueryError):
-        queries.bind_params("CONSTRUCT WHERE { ?s ?p ?id }", {"id": Literal("x")})
-    with pytest.raises(QueryError):
-        queries.bind_params("SELECT * WHERE { ?s ?p ?o", {"id": Literal("x")})
-    with pytest.raises(QueryError):
-        queries.bind_params("DESCRIBE <https://example.org/x>", {"id": Literal("x")})
-    assert queries.bind_params("SELECT * WHERE { ?s ?p ?o }", {}) == "SELECT * WHERE { ?s ?p ?o }"
-
-
 def test_parameter_types_are_checked():
     iris = Iris()
     q = queries.load("search")
@@ -825,14 +795,16 @@ def test_cli_list(capsys):
     assert code == 0
     for name in OWN_QUERIES:
         assert re.search(rf"^{re.escape(name)}\s+{re.escape(queries.load(name).title)}", out, re.MULTILINE)
-    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "sparql-json")
     assert [b["name"]["value"] for b in json.loads(out)["results"]["bindings"]] == queries.available()
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    assert [row["name"] for row in json.loads(out)] == queries.available()
 
 
 def test_cli_formats(bundled_store, capsys):
     store = str(bundled_store.path)
     expected = rows(bundled_store, "related", id="mem0--mem0-ai")
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "json")
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "sparql-json")
     assert code == 0
     parsed = list(parse_query_results(out.encode(), QueryResultsFormat.JSON))
     assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
@@ -872,8 +844,9 @@ def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
     ask.write_text('# param: id (string) an id\nPREFIX dcterms: <http://purl.org/dc/terms/>\n'
                    'ASK { ?s dcterms:identifier ?id }\n')
     assert _cli(capsys, "query", str(ask), "--store", store, "-p", "id=mem0--mem0-ai")[1] == "true\n"
-    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) == \
+    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "sparql-json")[1]) == \
         {"head": {}, "boolean": False}
+    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) is False
     assert _cli(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
     assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 2
     assert _cli(capsys, "query", "no-such-query", "--store", store)[0] == 2
@@ -885,6 +858,37 @@ def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
     assert _cli(capsys, "query", "info", "--store", str(tmp_path / "missing"))[0] == 4
     code, out, _ = _cli(capsys, "query", "related", "--sparql", "-p", 'id=" } DROP ALL #')
     assert code == 0 and 'VALUES (?id) { ("\\" } DROP ALL #") }' in out
+
+
+def test_a_user_query_file_is_guarded_before_it_runs(bundled_store, capsys, tmp_path):
+    """SERVICE and a remote FROM in a user's .rq file are refused (pyoxigraph would fetch them)."""
+    store = str(bundled_store.path)
+    service = tmp_path / "service.rq"
+    service.write_text("SELECT * WHERE { SERVICE SILENT <http://127.0.0.1:9/sparql> { ?s ?p ?o } }\n")
+    remote = tmp_path / "remote.rq"
+    remote.write_text("SELECT * FROM <http://127.0.0.1:9/g> WHERE { ?s ?p ?o }\n")
+    for path, message in ((service, "SERVICE is not allowed"), (remote, "is not a graph of this store")):
+        with pytest.raises(QueryError, match=message):
+            queries.run(bundled_store, str(path))
+        code, _, err = _cli(capsys, "query", str(path), "--store", store)
+        assert code == 2 and str(path) in err and message in err
+    local = tmp_path / "local.rq"
+    local.write_text(f"SELECT (COUNT(*) AS ?n) FROM {Iris().edges_graph} WHERE {{ ?s ?p ?o }}\n")
+    edges_graph = sum(1 for _ in bundled_store.quads(Iris().edges_graph))
+    assert int(queries.query(bundled_store, str(local))[0]["n"].value) == edges_graph  # FROM is honoured
+
+
+def test_an_oversize_user_query_is_refused_not_crashed(bundled_store, tmp_path):
+    """A 7,000-term FILTER made pyoxigraph overflow its stack (SIGSEGV); the guard's cap refuses it."""
+    huge = tmp_path / "huge.rq"
+    huge.write_text("SELECT * WHERE { ?s ?p ?o FILTER(" + "+".join(["1"] * 7000) + " > 0) }\n")
+    with pytest.raises(QueryError, match="too large"):
+        queries.run(bundled_store, str(huge))
+    wide = tmp_path / "wide.rq"  # 85 triple patterns: past rdflib's default recursion limit, accepted
+    wide.write_text("SELECT (COUNT(*) AS ?n) WHERE { " + " . ".join(f"?s{i} ?p{i} ?o{i}" for i in range(85))
+                    + " FILTER(false) }\n")
+    assert queries.query(GraphStore(), str(wide)) == [{"n": Literal("0", datatype=NamedNode(
+        "http://www.w3.org/2001/XMLSchema#integer"))}]
 
 
 def test_output_table_is_safe_for_a_terminal():

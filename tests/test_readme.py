@@ -30,7 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-SETUP = ["pip install -e . && kg build", "pip install -e '.[test]' && python -m pytest -q"]
+SETUP = ["pip install . && kg build", "pip install -e '.[test]' && python -m pytest -q"]
 
 
 @dataclass

@@ -25,6 +25,7 @@ from collections import Counter
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rdflib
@@ -144,7 +145,7 @@ def listener():
 
 
 def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, ctype: str | None = None,
-          headers: dict | None = None, method: str | None = None) -> tuple[int, dict, bytes]:
+          headers: dict | None = None, method: str | None = None) -> tuple[int, Any, bytes]:
     request = urllib.request.Request(url, data=data, method=method)
     if accept:
         request.add_header("Accept", accept)
@@ -154,12 +155,12 @@ def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, cty
         request.add_header(k, v)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()  # names in any case
     except urllib.error.HTTPError as err:
-        return err.code, dict(err.headers), err.read()
+        return err.code, err.headers, err.read()
 
 
-def get_query(endpoint: str, query: str, accept: str | None = None, **params: str) -> tuple[int, dict, bytes]:
+def get_query(endpoint: str, query: str, accept: str | None = None, **params: str) -> tuple[int, Any, bytes]:
     return fetch(endpoint + "?" + urllib.parse.urlencode({"query": query, **params}), accept=accept)
 
 
@@ -212,7 +213,7 @@ def test_binds_loopback_by_default(store_dir):
     app = make_app(store_dir, port=0)
     try:
         assert app.config.host == "127.0.0.1"
-        assert app.httpd.server_address[0] == "127.0.0.1"
+        assert app.socket.getsockname()[0] == "127.0.0.1"
     finally:
         app.stop()
 
@@ -441,7 +442,7 @@ def test_row_limit_is_an_error_never_a_silent_truncation(endpoint, expected):
 
 
 def test_request_size_limits(app, endpoint):
-    host, port = app.httpd.server_address[:2]
+    host, port = app.socket.getsockname()[:2]
     connection = http.client.HTTPConnection(host, port, timeout=30)
     connection.putrequest("POST", "/sparql")
     connection.putheader("Content-Type", "application/sparql-query")
@@ -682,3 +683,78 @@ def test_cors_is_off_by_default_and_one_origin_when_asked(app, small_store):
         assert headers["Access-Control-Allow-Origin"] == "https://example.org"
         status, headers, _ = fetch(server.url + "/sparql", method="OPTIONS")
         assert status == 204 and "POST" in headers["Access-Control-Allow-Methods"]
+
+
+# ---------------------------------------------------------------------------
+# Browsing: the index of systems, named query forms
+
+
+def _shown_count(text: str) -> tuple[int, int]:
+    found = re.search(r'<p class="muted" id="count">(\d+) of (\d+) systems</p>', text)
+    assert found, text[:2000]
+    return int(found.group(1)), int(found.group(2))
+
+
+def _index_ids(text: str) -> list[str]:
+    return re.findall(r'<td><a href="/id/system/([^"]+)">', text)
+
+
+def test_index_lists_every_system_and_filters_by_facets(app, expected):
+    status, headers, body = fetch(app.url + "/id/system/", accept="text/html")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    text = body.decode("utf-8")
+    assert _shown_count(text) == (len(expected), len(expected))
+    assert sorted(_index_ids(text)) == sorted(expected)
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co" in text and "<script" not in text
+    for tier in (1, 5):
+        page = fetch(app.url + f"/id/system/?tier={tier}", accept="text/html")[2].decode()
+        want = sorted(i for i, r in expected.items() if r["tier"] == tier)
+        assert sorted(_index_ids(page)) == want and _shown_count(page) == (len(want), len(expected))
+        assert f'<option value="{tier}" selected>tier {tier} ({len(want)})</option>' in page
+    assert fetch(app.url + "/id/system", accept="text/html")[2] == body  # with or without the slash
+
+
+def test_index_search_is_the_search_query_bound(app, expected):
+    def holds(record: dict, text: str) -> bool:
+        fields = [record["id"], record["name"]] + [
+            record["cells"].get(slug, {}).get("value") for slug in ("desc", "claims")]
+        return any(isinstance(f, str) and text in f.lower() for f in fields)
+
+    for text in ("graph", "Memory", "'; DROP ALL #"):
+        page = fetch(app.url + "/id/system/?" + urllib.parse.urlencode({"q": text}), accept="text/html")[2].decode()
+        assert set(_index_ids(page)) == {i for i, r in expected.items() if holds(r, text.lower())}, text
+
+
+def test_index_negotiates_like_every_entity(app, expected):
+    status, headers, body = fetch(app.url + "/id/system/?tier=1", accept="text/turtle")
+    assert status == 200 and headers["Content-Type"].startswith("text/turtle") and headers["Vary"] == "Accept"
+    graph = rdflib.Graph().parse(data=body, format="turtle")
+    names = {str(o) for o in graph.objects(None, rdflib.URIRef(SCHEMA.name.value))}
+    assert names == tier_one_names(expected)
+    assert fetch(app.url + "/id/system/?format=jsonld")[1]["Content-Type"].startswith("application/ld+json")
+
+
+def test_query_form_runs_with_bound_parameters(app, expected):
+    status, _, body = fetch(app.url + "/queries/search", accept="text/html")
+    form = body.decode()
+    assert status == 200 and 'name="text" value="" type="text" required' in form and "<h2>Results</h2>" not in form
+    run = fetch(app.url + "/queries/search?" + urllib.parse.urlencode({"text": HOSTILE_NAME, "run": "1"}))[2].decode()
+    assert "1 row(s)" in run and f'<a href="/id/system/{HOSTILE_ID}">{HOSTILE_ID}</a>' in run
+    assert "<script>" not in run
+    status, headers, body = fetch(app.url + "/queries/search?" + urllib.parse.urlencode(
+        {"text": "", "tier": "5", "limit": "1000", "run": "1", "format": "csv"}))
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    import csv as csv_module
+
+    rows = list(csv_module.DictReader(body.decode().splitlines()))
+    assert sorted(r["id"] for r in rows) == sorted(i for i, r in expected.items() if r["tier"] == 5)
+
+
+def test_query_form_refuses_missing_and_bad_parameters(app):
+    status, headers, body = fetch(app.url + "/queries/recent?run=1", accept="text/html")
+    assert status == 400 and headers["Content-Type"].startswith("text/html")
+    assert "needs the parameter since" in body.decode()
+    status, headers, body = fetch(app.url + "/queries/search?text=x&tier=two&run=1&format=json")
+    assert status == 400 and json.loads(body)["error"] == "bad-parameter" and "tier" in json.loads(body)["message"]
+    assert fetch(app.url + "/queries/no-such-query")[0] == 404
+    assert fetch(app.url + "/queries/search?format=png")[0] == 400

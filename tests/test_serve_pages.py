@@ -47,8 +47,11 @@ def test_terms_link_only_local_and_web_iris():
         assert terms.iri(unsafe).link is None
     assert terms.term(None) is None
     assert terms.term(Literal("hi", language="en")) == Term("hi", note="@en")
-    assert terms.term(Literal("3", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer"))) == Term(
-        "3", note="xsd:integer")
+    # numbers read as numbers (no xsd:integer tag); other datatypes keep their note
+    assert terms.term(Literal("3", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer"))) == Term("3")
+    assert terms.term(Literal(0.5)) == Term("0.5")
+    assert terms.term(Literal("2026-05", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#gYearMonth"))) == Term(
+        "2026-05", note="xsd:gYearMonth")
     assert terms.term(Literal("plain")) == Term("plain")
 
 
@@ -78,7 +81,12 @@ def test_home_page_has_the_form_and_the_named_queries():
     assert '<form method="post" action="/sparql" accept-charset="utf-8">' in text
     assert "time out after 2.5 s; results over 123 rows" in text
     assert '<option value="html" selected>HTML table</option>' in text
-    assert re.search(r'<li><a href="/\?example=info">', text)
+    assert re.search(r'<li><a href="/queries/info">[^<]+</a>.*<a href="/\?example=info">SPARQL</a></li>', text)
+    assert "http://127.0.0.1:8000/sparql" in text and "HOST" not in text  # the real base URL in the snippets
+    assert "http://example.org:9/sparql" in pages.home_page(None, 1, 1, "http://example.org:9").decode()
+    questions, checks = text.split("<h2>Integrity checks</h2>")
+    assert "/queries/check-unique-edge" in checks and "/queries/check-" not in questions
+    assert "/queries/search" in questions
     assert pages.default_query() in text.replace("&lt;", "<").replace("&gt;", ">")
     assert "COUNT(DISTINCT ?entity)" in pages.home_page("info", 10, 10).decode()
     page = Tags(text)
@@ -103,3 +111,37 @@ def test_the_csp_forbids_scripts_and_other_origins():
 def test_service_description_says_whether_updates_are_accepted():
     assert b"sd:SPARQL11Update" not in pages.service_description("http://h/sparql", False)
     assert b"sd:SPARQL11Update" in pages.service_description("http://h/sparql", True)
+
+
+def test_neighbourhood_picture_labels_every_neighbour_and_tells_edge_types_apart():
+    from kg.serve.picture import STYLES, Edge, neighbourhood_svg
+
+    edges = [Edge("runtime-dependency", True, f"{BASE}system/n{i}", f"N{i} <b>", f"/id/system/n{i}") for i in range(30)]
+    edges += [Edge("cites", False, f"{BASE}system/n0", "N0 <b>", "/id/system/n0"),
+              Edge("new-type", False, f"{BASE}system/x", HOSTILE, None)]
+    svg = neighbourhood_svg(HOSTILE, edges)
+    page = Tags(svg)
+    assert page.tags.count("svg") == 1 and "script" not in page.tags
+    assert page.tags.count("line") == len(edges) + 3  # one per edge, and one per legend entry
+    assert page.tags.count("circle") == 31 + 1  # each neighbour once, and the system
+    assert svg.count('class="neighbour"') == 31 and svg.count('<a href="/id/system/') == 30
+    assert "N7 &lt;b&gt;" in svg and "<b>" not in svg and "<script>" not in svg
+    strokes = {kind: re.findall(rf'data-type="{kind}"[^>]*stroke="([^"]+)"', svg) for kind in ("runtime-dependency", "cites")}
+    assert set(strokes["runtime-dependency"]) == {STYLES["runtime-dependency"][0]}
+    assert set(strokes["cites"]) == {STYLES["cites"][0]} != set(strokes["runtime-dependency"])
+    assert "runtime-dependency (30)" in svg and "cites (1)" in svg and "new-type (1)" in svg
+
+
+def test_query_form_fields_are_typed_from_the_header():
+    from kg import queries
+    from kg.serve import browse
+
+    text = browse.query_page(queries.load("search"), {"tier": "2"}, None, None, BASE, "http://h:1").decode()
+    assert re.search(r'<input id="p-text" name="text" value="" type="text" required>', text)
+    assert re.search(r'<input id="p-tier" name="tier" value="2" step="1" type="number">', text)
+    assert re.search(r'<input id="p-limit" name="limit" value="50" min="0" step="1" type="number">', text)
+    assert '<form method="get" action="/queries/search"' in text and 'name="run"' in text
+    recent = browse.query_page(queries.load("recent"), {}, "needs since", None, BASE, "http://h:1").decode()
+    assert 'type="date" required' in recent and 'role="alert">needs since<' in recent
+    boolean = browse.query_page(queries.load("select-analysis-protocols"), {}, None, None, BASE, "h").decode()
+    assert '<select id="p-every" name="every"><option value="">not given</option>' in boolean

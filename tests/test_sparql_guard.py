@@ -1,20 +1,90 @@
-"""kg.sparql.guard: what a query or an update may not do here, checked before evaluation.
+"""kg.sparql.guard: SERVICE, LOAD and remote FROM refused before evaluation; size caps; deep parses.
 
-The endpoint-level tests (a listener that must never be reached) are in test_serve.py;
-these call the guard directly.
+The SERVICE / FROM / update cases are copies of the guard tests in tests/test_serve.py,
+checked here on the guard itself and on ``kg query``'s path (kg.queries.run on a
+user's .rq file), against a local listener that must never be called.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import threading
+import textwrap
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
+from pyoxigraph import NamedNode, Quad, Store
 
+from kg import queries
 from kg.errors import QueryError
-from kg.sparql.guard import CheckedQuery, QueryRefused, check_query, check_update
+from kg.sparql.guard import (
+    MAX_NESTING, MAX_QUERY_CHARS, MAX_TOKENS, CheckedQuery, QueryRefused, check_query, check_update, size_problem,
+)
+from kg.sparql.lexer import code_tokens
+from kg.store import GraphStore
 
-URL = "http://127.0.0.1:9/sparql"
-LOCAL = "https://w3id.org/agent-landscape/data/graph/edges"
+LOCAL = "https://example.org/graph/local"
 
-# every spelling of SERVICE the endpoint tests send, with a fixed URL
+
+@pytest.fixture(scope="module")
+def server():
+    """A local HTTP server that records every request: SERVICE or LOAD must never reach it."""
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            hits.append(self.path)
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_POST = do_GET  # noqa: N815
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/sparql", hits
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture()
+def listener(server):
+    """The server's URL and the requests it saw during this test."""
+    url, hits = server
+    hits.clear()
+    return url, hits
+
+
+@pytest.fixture()
+def store():
+    g = NamedNode(LOCAL)
+    store = GraphStore()
+    store.add([Quad(NamedNode("https://example.org/s"), NamedNode("https://example.org/p"), g, g)])
+    return store
+
+
+def run_file(store, tmp_path, text):
+    path = tmp_path / "mine.rq"
+    path.write_text(text, encoding="utf-8")
+    return queries.query(store, str(path))
+
+
+# ---------------------------------------------------------------------------
+# SERVICE, FROM, updates (copied from tests/test_serve.py)
+
+
+def test_the_listener_would_see_a_service_call(listener):
+    """Control: pyoxigraph on its own does reach the network for SERVICE."""
+    url, hits = listener
+    list(Store().query(f"SELECT * WHERE {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }}"))
+    assert hits
+
+
 SERVICE_FORMS = [
     "SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}",
     "select * where {{ service <{url}> {{ ?s ?p ?o }} }}",
@@ -31,66 +101,175 @@ SERVICE_FORMS = [
 ]
 
 
-# moved from test_serve.py
+@pytest.mark.parametrize("form", SERVICE_FORMS)
+def test_service_is_refused_before_evaluation(listener, store, tmp_path, form):
+    url, hits = listener
+    with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
+        check_query(form.format(url=url), {LOCAL})
+    with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
+        run_file(store, tmp_path, form.format(url=url))
+    assert hits == []
+
+
+def test_remote_from_is_refused_and_local_from_works(listener, store, tmp_path):
+    url, hits = listener
+    for query in (f"SELECT * FROM <{url}> WHERE {{ ?s ?p ?o }}",
+                  f"SELECT * FROM NAMED <{url}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+                  f"select * from <{url}> where {{ ?s ?p ?o }}"):
+        with pytest.raises(QueryRefused, match="FROM"):
+            check_query(query, {LOCAL})
+        with pytest.raises(QueryRefused, match="FROM"):
+            run_file(store, tmp_path, query)
+    assert hits == []
+    assert check_query(f"SELECT * FROM <{LOCAL}> WHERE {{ ?s ?p ?o }}", {LOCAL}) == CheckedQuery("SELECT", True)
+    assert len(run_file(store, tmp_path, f"SELECT * FROM <{LOCAL}> WHERE {{ ?s ?p ?o }}")) == 1
+
+
+def test_what_rdflib_cannot_parse_is_refused():
+    # Valid for pyoxigraph (LATERAL, RDF 1.2 triple terms) but not for rdflib: fail closed.
+    for query in ("SELECT * WHERE { ?s ?p ?o LATERAL { SELECT ?x WHERE { ?s ?p ?x } LIMIT 1 } } LIMIT 1",
+                  "SELECT * WHERE { ?s ?p <<( ?a ?b ?c )>> }"):
+        with pytest.raises(QueryRefused, match="malformed or unsupported"):
+            check_query(query, set())
+
+
 def test_check_query_keeps_service_inside_strings_and_names_allowed():
     assert check_query('SELECT * WHERE { ?service <https://e.org/service> "SERVICE <x> {}" }', set()).form == "SELECT"
     assert check_query("PREFIX service: <https://e.org/> SELECT * WHERE { ?s service:x ?o }", set()).form == "SELECT"
 
 
-@pytest.mark.parametrize("form", SERVICE_FORMS)
-def test_every_form_of_service_is_refused(form):
-    with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
-        check_query(form.format(url=URL), set())
-
-
-@pytest.mark.parametrize("text,form", [
-    ("SELECT * WHERE { ?s ?p ?o }", "SELECT"), ("ASK { ?s ?p ?o }", "ASK"),
-    ("CONSTRUCT WHERE { ?s ?p ?o }", "CONSTRUCT"), ("DESCRIBE <https://e.org/x>", "DESCRIBE"),
-])
-def test_the_form_of_a_query(text, form):
-    assert check_query(text, set()) == CheckedQuery(form=form, has_dataset=False)
-
-
-def test_from_only_names_graphs_of_the_store():
-    checked = check_query(f"SELECT * FROM <{LOCAL}> WHERE {{ ?s ?p ?o }}", {LOCAL})
-    assert checked.has_dataset and checked.form == "SELECT"
-    for text in (f"SELECT * FROM <{URL}> WHERE {{ ?s ?p ?o }}",
-                 f"SELECT * FROM NAMED <{URL}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
-                 f"select * from <{URL}> where {{ ?s ?p ?o }}"):
-        with pytest.raises(QueryRefused, match="FROM .* is not a graph of this store"):
-            check_query(text, {LOCAL})
-
-
-@pytest.mark.xfail(strict=True, reason="known bug: rdflib's CompValue.get('default') answers 'default' for "
-                   "FROM NAMED, so a local FROM NAMED graph is refused as 'FROM <default>'")
-def test_from_named_of_a_graph_of_the_store_is_allowed():
-    assert check_query(f"SELECT * FROM NAMED <{LOCAL}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}", {LOCAL}).has_dataset
-
-
-def test_what_rdflib_cannot_parse_is_refused_fail_closed():
-    # valid for pyoxigraph (LATERAL, RDF 1.2 triple terms) but not for rdflib
-    for text in ("SELECT * WHERE { ?s ?p ?o LATERAL { SELECT ?x WHERE { ?s ?p ?x } LIMIT 1 } } LIMIT 1",
-                 "SELECT * WHERE { ?s ?p <<( ?a ?b ?c )>> }", "SELECT ?x WHERE { ?x ?p "):
-        with pytest.raises(QueryRefused, match="malformed or unsupported"):
+def test_update_text_is_not_a_query():
+    for text in ('INSERT DATA { <https://e.org/s> <https://e.org/p> "x" }', "DROP ALL", "CLEAR DEFAULT"):
+        with pytest.raises(QueryRefused, match="not a query"):
             check_query(text, set())
 
 
-def test_an_update_is_not_a_query():
-    with pytest.raises(QueryRefused, match="this is not a query"):
-        check_query('INSERT DATA { <https://e.org/s> <https://e.org/p> "x" }', set())
-
-
-def test_updates_refuse_load_and_service():
-    check_update('INSERT DATA { <https://e.org/s> <https://e.org/p> "x" }')
-    check_update("DROP SILENT GRAPH <https://e.org/g>")
-    for text in (f"LOAD <{URL}>", f"load silent <{URL}> into graph <https://e.org/g>"):
+def test_load_and_service_in_updates_are_refused(listener):
+    url, hits = listener
+    for update in (f"LOAD <{url}>", f"load silent <{url}> into graph <https://e.org/g>"):
         with pytest.raises(QueryRefused, match="LOAD is not allowed"):
-            check_update(text)
+            check_update(update)
     with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
-        check_update(f"INSERT {{ ?s ?p ?o }} WHERE {{ SERVICE SILENT <{URL}> {{ ?s ?p ?o }} }}")
-    with pytest.raises(QueryRefused, match="malformed or unsupported SPARQL Update"):
-        check_update("INSERT DATA { <https://e.org/s> ")
+        check_update(f"INSERT {{ ?s ?p ?o }} WHERE {{ SERVICE SILENT <{url}> {{ ?s ?p ?o }} }}")
+    with pytest.raises(QueryRefused, match="malformed"):
+        check_update("INSERT NONSENSE")
+    check_update('INSERT DATA { GRAPH <https://e.org/g> { <https://e.org/s> <https://e.org/p> "x" } }')
+    assert hits == []
 
 
-def test_a_refusal_is_a_query_error():
-    assert issubclass(QueryRefused, QueryError)  # the command line reports it as one
+def test_forms_and_datasets():
+    assert check_query("ASK { ?s ?p ?o }", set()) == CheckedQuery("ASK", False)
+    assert check_query("CONSTRUCT WHERE { ?s ?p ?o }", set()).form == "CONSTRUCT"
+    assert check_query("DESCRIBE <https://e.org/x>", set()).form == "DESCRIBE"
+    assert check_query(f"SELECT * FROM NAMED <{LOCAL}> {{ GRAPH ?g {{ ?s ?p ?o }} }}", {LOCAL}).has_dataset
+    assert issubclass(QueryRefused, QueryError)
+
+
+# ---------------------------------------------------------------------------
+# Deep parses and size caps
+
+
+def bgp(n: int) -> str:
+    return "SELECT * WHERE { " + " . ".join(f"?s{i} ?p{i} ?o{i}" for i in range(n)) + " }"
+
+
+def nested_calls(n: int, inner: str = "?o") -> str:
+    return "SELECT * WHERE { ?s ?p ?o FILTER(" + "STR(" * n + inner + ")" * n + ' != "") }'
+
+
+def plus_chain(n: int) -> str:
+    return "SELECT * WHERE { ?s ?p ?o FILTER(" + "+".join(["1"] * n) + " > 0) }"
+
+
+def test_queries_past_the_default_recursion_limit_are_accepted():
+    limit = sys.getrecursionlimit()
+    assert check_query(bgp(85), set()).form == "SELECT"  # was: 400 "maximum recursion depth exceeded"
+    assert check_query(bgp(300), set()).form == "SELECT"
+    assert check_query(nested_calls(MAX_NESTING - 3), set()).form == "SELECT"
+    assert sys.getrecursionlimit() == limit  # restored
+
+
+def test_checks_from_several_threads_at_once():
+    errors: list[BaseException] = []
+
+    def work():
+        try:
+            for _ in range(3):
+                assert check_query(bgp(85), set()).form == "SELECT"
+        except BaseException as err:  # noqa: BLE001
+            errors.append(err)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+def test_oversize_queries_are_refused_by_the_caps():
+    with pytest.raises(QueryRefused, match=f"at most {MAX_QUERY_CHARS}"):
+        check_query("SELECT * { ?s ?p ?o }" + " " * MAX_QUERY_CHARS, set())
+    with pytest.raises(QueryRefused, match=f"brackets nested {MAX_NESTING + 1} deep"):
+        check_query(nested_calls(MAX_NESTING - 1), set())  # with the group's brace and FILTER's bracket
+    with pytest.raises(QueryRefused, match=f"at most {MAX_TOKENS}"):
+        check_query(plus_chain(7000), set())  # made kg query die by SIGSEGV
+    with pytest.raises(QueryRefused, match="too large"):
+        check_update("INSERT DATA { " + "{ " * MAX_NESTING + "}" * MAX_NESTING + " }")
+
+
+def test_values_data_does_not_count_towards_the_token_cap():
+    rows = " ".join(f"(<https://e.org/{i}> {i})" for i in range(MAX_TOKENS))
+    text = f"SELECT * WHERE {{ ?s ?p ?o VALUES (?x ?n) {{ {rows} }} }}"
+    assert len(code_tokens(text)) > 4 * MAX_TOKENS and size_problem(code_tokens(text)) is None
+    after = f"SELECT * WHERE {{ ?s ?p ?o }} VALUES ?x {{ <a:b> }} " + plus_chain(MAX_TOKENS)[len("SELECT * "):]
+    assert size_problem(code_tokens(after)) is not None  # counting starts again after the data block
+
+
+# Each one just within the caps; together they cover flat chains, deep nesting and both.
+# (A group of ~1,000 triple patterns is left out: it crashes only past 8,000 patterns,
+# but pyoxigraph's join ordering takes minutes on it: 400 patterns, 17 s.)
+AT_THE_CAPS = {
+    "plus chain": plus_chain(MAX_TOKENS // 2 - 10),
+    "nested calls": nested_calls(MAX_NESTING - 3),
+    "nested calls around a chain": nested_calls(MAX_NESTING - 3, "+".join(["?o"] * (MAX_TOKENS // 2 - 200))),
+    "nested EXISTS": "SELECT * WHERE { ?s ?p ?o " + "FILTER(EXISTS { ?s ?p ?o " * (MAX_NESTING // 2 - 1)
+                     + "}) " * (MAX_NESTING // 2 - 1) + "}",
+    "nested groups": "SELECT * WHERE " + "{ " * MAX_NESTING + "?s ?p ?o" + " }" * MAX_NESTING,
+    "binds": "SELECT * WHERE { ?s ?p ?o " + " ".join(f"BIND(1 AS ?b{i})" for i in range(MAX_TOKENS // 6 - 5)) + " }",
+}
+
+CRASH_PROBE = textwrap.dedent("""
+    import sys, threading
+    from pyoxigraph import Store
+    texts = sys.stdin.read().split("\\n=====\\n")
+    def run():
+        for text in texts:
+            list(Store().query(text))
+        print("ran", len(texts))
+    threading.stack_size(8 * 1024 * 1024)  # the usual main-thread stack
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+""")
+
+
+def probe(texts: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", CRASH_PROBE], input="\n=====\n".join(texts),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_nothing_within_the_caps_crashes_pyoxigraph():
+    for name, text in AT_THE_CAPS.items():
+        assert size_problem(code_tokens(text)) is None, name
+    done = probe(list(AT_THE_CAPS.values()))
+    assert done.returncode == 0 and done.stdout.strip() == f"ran {len(AT_THE_CAPS)}", done.stderr[-500:]
+
+
+def test_the_crash_the_caps_prevent_is_real():
+    """Control: past the caps pyoxigraph 0.5.13 overflows an 8 MiB stack and the process dies.
+
+    If this fails, pyoxigraph no longer recurses that deep and the caps could be raised.
+    """
+    done = probe([plus_chain(20_000)])
+    assert done.returncode < 0, (done.returncode, done.stdout, done.stderr[-300:])

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
 import pytest
 
+import kg.ingestion as ingest
 import kg.sources as sources
+import kg.sources.stream as stream_reader
 from kg.errors import InputRejected, SourceError
 from kg.sources import CatalogStream, read_inputs, read_text, scan_catalog
 from kg.store import GraphStore
-
-ingest = importlib.import_module("kg.ingestion")  # kg.ingest is also a function of the package
 
 DOCUMENTS = [
     '{"schemaVersion": "1", "records": [{"id": "a"}, {"id": "b", "x": [1, 2.5e3, -7, true, null]}], "tail": {"k": 1}}',
@@ -73,7 +72,7 @@ def _streamed(path: Path):
 def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, window):
     """Every document: the same items and header, or the same error message (line and column
     in the whole file), whatever the window size."""
-    monkeypatch.setattr(sources, "_READ_BYTES", window)
+    monkeypatch.setattr(stream_reader, "_READ_BYTES", window)
     compared = 0
     for number, text in enumerate(DOCUMENTS):
         path = tmp_path / f"doc{number}.json"
@@ -94,7 +93,7 @@ def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, windo
     (b'{"records": [1, 2\x00]}', "NUL bytes"),
 ])
 def test_bad_bytes_give_the_whole_file_readers_message(tmp_path, monkeypatch, data, needle):
-    monkeypatch.setattr(sources, "_READ_BYTES", 5)
+    monkeypatch.setattr(stream_reader, "_READ_BYTES", 5)
     path = tmp_path / "bad.json"
     path.write_bytes(data)
     with pytest.raises(SourceError) as streamed:
@@ -208,3 +207,18 @@ def test_large_catalog_files_are_streamed_by_default(tmp_path, monkeypatch, site
     monkeypatch.setattr(ingest, "STREAM_MIN_BYTES", path.stat().st_size)
     report = ingest.ingest_paths(GraphStore(), [str(path)])
     assert [type(i) for i in used[0]] == [CatalogStream] and report.records == 912
+
+
+def test_strict_lists_every_bad_item_whole_or_streamed(tmp_path, site_catalog):
+    records = site_catalog["records"][:8] + [{"id": "Bad Id"}] + site_catalog["records"][8:12] + [{"id": "x"}]
+    path = tmp_path / "cat.json"
+    path.write_text(json.dumps({"records": records, "edges": [{"source": "a", "target": "a", "type": "cites"}]}),
+                    encoding="utf-8")
+    rejected = []
+    for stream in (False, True):
+        store = GraphStore()
+        with pytest.raises(InputRejected) as err:
+            ingest.ingest_paths(store, [str(path)], strict=True, stream=stream)
+        assert len(store) == 0
+        rejected.append(sorted(str(e) for e in err.value.errors))
+    assert len(rejected[0]) == 3 and rejected[0] == rejected[1]

@@ -30,7 +30,7 @@ def options_validate(p: argparse.ArgumentParser) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    from ..validate import load_rdf_files, text_report, validate, validate_monolithic
+    from ..validation import load_rdf_files, text_report, validate, validate_monolithic
 
     positive(args.jobs, "--jobs")
     if args.monolithic and args.record:

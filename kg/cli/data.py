@@ -32,8 +32,17 @@ def _ingest_options(p: argparse.ArgumentParser) -> None:
 
 
 def options_ingest(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders, or - for stdin")
+    from ..sources.rdf import RDF_FORMATS
+
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="catalog JSON files, folders, JSON Lines, - for stdin, or RDF files (.ttl .nt .nq .trig "
+                        ".jsonld .rdf .xml .owl, in any case)")
     _ingest_options(p)
+    p.add_argument("--format", "-f", choices=tuple(RDF_FORMATS), metavar="FORMAT",
+                   help="read the RDF files as this format (" + ", ".join(RDF_FORMATS) + ") instead of by extension")
+    p.add_argument("--graph", metavar="IRI",
+                   help="load the triples of RDF files into this named graph (default: the default graph, "
+                        "as oxigraph load does; dataset formats keep their own named graphs)")
 
 
 def options_build(p: argparse.ArgumentParser) -> None:
@@ -61,28 +70,32 @@ def _report_quarantine(report: "IngestReport", args: argparse.Namespace) -> None
 
 
 def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespace) -> None:
-    from ..ingestion import read_description
+    from ..description import read_description
 
     description = read_description(store, iris(args))
     counts = description["counts"]
-    err(f"ingested {report.records} records and {report.edges} edges from "
-        f"{len(report.sources)} file(s) in {report.seconds:.2f} s")
+    parts = [f"{report.records} records and {report.edges} edges"] if report.records or report.edges \
+        or not report.rdf_quads else []
+    if report.rdf_quads:
+        parts.append(f"{report.rdf_quads} quads of RDF")
+    err(f"ingested {' and '.join(parts)} from {len(report.sources)} file(s) in {report.seconds:.2f} s")
     if report.superseded:
         err(f"{len(report.superseded)} record(s) given again in a later file; the later version was kept: "
             + ", ".join(report.superseded[:5]))
-    err(f"store: {description['triples']} triples; "
-        + ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n))
+    classes = ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n)
+    err(f"store: {description['triples']} triples" + (f"; {classes}" if classes else ""))
 
 
 def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     from ..ingestion import ingest_paths
 
     store = writable_store(args)
-    report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"))
+    report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
+                          format=getattr(args, "format", None), graph=getattr(args, "graph", None))
     _report_quarantine(report, args)
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK
     if report.wrote_nothing:
-        err(f"kg: nothing to ingest in {', '.join(safe_text(s, 80) for s in report.sources) or 'the input'}"
+        err(f"kg: nothing to ingest in {', '.join(safe_text(s, 300) for s in report.sources) or 'the input'}"
             f"{' but bad items' if report.quarantined else ''}; the store was not changed")
     else:
         _summary(report, store, args)
@@ -100,7 +113,7 @@ def run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     status, store = _ingest(args)
     if not args.no_validate:
-        from ..validate import text_report, validate
+        from ..validation import text_report, validate
 
         report = validate(store, iris(args), progress=progress_printer("validate"))
         sys.stderr.write(paint_report(text_report(report), colour_on(sys.stderr, args)))

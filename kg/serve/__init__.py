@@ -2,9 +2,11 @@
 
 Layout of a running server::
 
-    HTTP threads (handler: http.server, standard library)
-      - parse the request, enforce size limits (handler), the bearer token and content
-        negotiation (routes, negotiation)
+    uvicorn (app), its h11 protocol with a connection guard (protocol)
+      - strict HTTP/1.1 framing, a deadline per request, connection caps per client
+    the ASGI app (asgi: Starlette; create_app() gives it, to run or mount anywhere)
+      - Host allow-list, size limits, access log without query strings (asgi), the bearer
+        token and content negotiation (routes, negotiation)
       - hand the work to a pool of query worker *processes* (pool)
     query workers (worker: one process each, store opened read-only)
       - guard (kg.sparql.guard): refuse SERVICE / LOAD / non-local FROM by walking rdflib's
@@ -18,8 +20,8 @@ worker is killed and replaced, and the other workers keep answering. Results are
 truncated silently: more than ``max_rows`` rows (or ``max_bytes`` bytes) gives ``422``.
 
 Importing this package is cheap (the command line reads the defaults while it builds
-its parser); the server's modules load when :func:`make_app`, :func:`serve`, :class:`App`
-or :class:`WorkerPool` is first used.
+its parser); the server's modules load when :func:`create_app`, :func:`make_app`,
+:func:`serve`, :class:`App` or :class:`WorkerPool` is first used.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES,
 
 if TYPE_CHECKING:
     from .app import App, make_app, serve
+    from .asgi import create_app
     from .pool import WorkerPool
 
-_LAZY = {"App": "app", "make_app": "app", "serve": "app", "WorkerPool": "pool"}
+_LAZY = {"App": "app", "make_app": "app", "serve": "app", "create_app": "asgi", "WorkerPool": "pool"}
 
 
 def __getattr__(name: str) -> Any:
@@ -50,6 +53,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["App", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS",
+__all__ = ["App", "create_app", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS",
            "DEFAULT_PORT", "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "ServeConfig", "WorkerPool",
            "is_loopback", "make_app", "serve"]

@@ -1,16 +1,46 @@
-"""A configured server: its worker pool and its HTTP server, started and stopped together."""
+"""``kg serve``'s server: the ASGI app (:mod:`kg.serve.asgi`) under uvicorn, with the
+connection guard (:mod:`kg.serve.protocol`), started and stopped with its workers."""
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
 import threading
+import time
 from typing import Any, Callable
 
+from ..errors import StoreError
 from ..vocab import DEFAULT_BASE
+from .asgi import Service, create_app, service_for
 from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT,
-                     DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, ServeConfig)
-from .handler import HttpServer
-from .pool import WorkerPool
+                     DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, KEEP_ALIVE_SECONDS, ServeConfig)
+from .protocol import guarded_protocol
+
+
+def _quiet_uvicorn() -> None:
+    # uvicorn reports to the logging module; kg serve writes its own one-line access log
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())
+        logger.propagate = False
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does
+    # not, and an answer's body would wait ~40 ms behind the client's delayed ACK of its head)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 class App:
@@ -18,21 +48,25 @@ class App:
 
     ``start()`` runs it in a background thread (for tests and embedding), ``serve_forever()``
     in the calling thread; ``stop()`` (or leaving a ``with`` block) stops it and its workers.
+    ``asgi`` is the ASGI app itself, ``service`` its settings and worker pool.
     """
 
     def __init__(self, config: ServeConfig, log: Callable[[str], None] | None = None) -> None:
-        config.check()
-        self.config = config
-        self.log = log
-        settings = {"store": config.store, "base": config.base, "memory_mb": config.worker_memory_mb,
-                    "parent": os.getpid()}
-        self.pool = WorkerPool(settings, config.worker_count())
-        self.httpd = HttpServer((config.host, config.port), self)
-        self.port = self.httpd.server_address[1]
+        import uvicorn
+
+        self.service: Service = service_for(config, log)
+        self.config, self.pool, self.log = config, self.service.pool, log
+        self.asgi = create_app(service=self.service)
+        self.socket = _bind(config.host, config.port)
+        self.port: int = self.socket.getsockname()[1]
+        _quiet_uvicorn()
+        protocol = guarded_protocol(config.max_connections, config.max_connections_per_client,
+                                    config.request_seconds)
+        settings = uvicorn.Config(self.asgi, http=protocol, lifespan="on", log_config=None, access_log=False,
+                                  timeout_keep_alive=int(KEEP_ALIVE_SECONDS), limit_concurrency=None,
+                                  server_header=False, timeout_graceful_shutdown=5, ws="none")
+        self.server = uvicorn.Server(settings)
         self._thread: threading.Thread | None = None
-        self._started = False
-        self._stats_lock = threading.Lock()
-        self.stats: dict[int, int] = {}
 
     @property
     def url(self) -> str:
@@ -41,33 +75,35 @@ class App:
             host = f"[{host}]"
         return f"http://{host}:{self.port}"
 
-    def record_answer(self, status: int, seconds: float) -> None:
-        """Count an answer by status (``stats``); 0 is a request that got no answer."""
-        with self._stats_lock:
-            self.stats[status] = self.stats.get(status, 0) + 1
-
-    def _start_workers(self) -> None:
-        if not self._started:
-            self.pool.start()
-            self._started = True
+    @property
+    def stats(self) -> dict[int, int]:
+        """Answers so far by status (0: a request that got no answer)."""
+        return self.service.stats
 
     def start(self) -> "App":
-        self._start_workers()
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True, name="kg-serve")
+        self.service.start()
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True, name="kg-serve")
         self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started and self._thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not self.server.started:
+            self.stop()
+            raise StoreError("kg serve did not start")
         return self
 
     def serve_forever(self) -> None:
-        self._start_workers()
-        self.httpd.serve_forever()
+        """Serve in this thread until stopped (in the main thread: until SIGINT or SIGTERM)."""
+        self.service.start()
+        self.server.run(sockets=[self.socket])
 
     def stop(self) -> None:
+        self.server.should_exit = True
         if self._thread is not None:
-            self.httpd.shutdown()
-            self._thread.join(5)
+            self._thread.join(10)
             self._thread = None
-        self.httpd.server_close()
-        self.pool.close()
+        self.socket.close()
+        self.service.close()
 
     def __enter__(self) -> "App":
         return self.start()
@@ -81,8 +117,9 @@ def make_app(store: str | os.PathLike, *, base: str = DEFAULT_BASE, host: str = 
              max_bytes: int = DEFAULT_MAX_BYTES, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
              workers: int = 0, worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB, allow_update: bool = False,
              token: str | None = None, cors: str | None = None,
-             log: Callable[[str], None] | None = None) -> App:
-    """A server over the store at ``store`` (the arguments mirror ``kg serve``'s options).
+             log: Callable[[str], None] | None = None, **limits: Any) -> App:
+    """A server over the store at ``store`` (the arguments mirror ``kg serve``'s options;
+    ``limits``: the other fields of :class:`~kg.serve.config.ServeConfig`).
 
     The socket is bound at once (``port=0`` picks a free port, see ``app.url``); workers
     start with ``app.start()`` or ``app.serve_forever()``.
@@ -90,17 +127,17 @@ def make_app(store: str | os.PathLike, *, base: str = DEFAULT_BASE, host: str = 
     config = ServeConfig(store=os.fspath(store), base=base, host=host, port=port, timeout=timeout,
                          max_rows=max_rows, max_bytes=max_bytes, max_request_bytes=max_request_bytes,
                          workers=workers, worker_memory_mb=worker_memory_mb, allow_update=allow_update,
-                         token=token, cors=cors)
+                         token=token, cors=cors, **limits)
     return App(config, log=log)
 
 
 def serve(store: str | os.PathLike, *, ready: Callable[[App], None] | None = None, **options: Any) -> None:
-    """Run ``kg serve`` in the calling thread until interrupted (Ctrl-C), then stop cleanly."""
+    """Run ``kg serve`` in the calling thread until interrupted (Ctrl-C, SIGTERM), then stop cleanly."""
     app = make_app(store, **options)
     try:
-        app._start_workers()
+        app.service.start()
         if ready is not None:
             ready(app)
-        app.httpd.serve_forever()
+        app.serve_forever()
     finally:
         app.stop()

@@ -22,7 +22,11 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 MAX_QUERY_CHARS = 64 * 1024
 MAX_URL_CHARS = 16 * 1024
-MAX_CONNECTIONS = 256
+MAX_CONNECTIONS = 512  # open connections at once; more are answered 503 at once
+MAX_CONNECTIONS_PER_CLIENT = 100  # from one address (a proxy is one address: raise it behind one)
+REQUEST_SECONDS = 10.0  # a request (its head and its body) must arrive within this, else 408
+KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # Host names accepted when bound to loopback
 DEFAULT_WORKER_MEMORY_MB = 2048
 MIN_TOKEN_CHARS = 16
 
@@ -44,6 +48,10 @@ class ServeConfig:
     allow_update: bool = False
     token: str | None = field(default=None, repr=False)
     cors: str | None = None
+    max_connections: int = MAX_CONNECTIONS
+    max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
+    request_seconds: float = REQUEST_SECONDS
+    allowed_hosts: tuple[str, ...] | None = None  # None: the loopback names when bound to loopback, else any
 
     def check(self) -> None:
         if not os.path.isdir(self.store):
@@ -51,6 +59,8 @@ class ServeConfig:
         Iris(self.base)
         if self.timeout <= 0 or self.max_rows < 1 or self.max_request_bytes < 1024 or self.workers < 0:
             raise UsageError("timeout, max-rows, max-request-bytes and workers must be positive")
+        if self.max_connections < 1 or self.max_connections_per_client < 1 or self.request_seconds <= 0:
+            raise UsageError("max-connections, max-connections-per-client and request-seconds must be positive")
         if self.allow_update:
             if not self.token:
                 raise UsageError("--allow-update needs a bearer token: --token or KG_TOKEN")
@@ -58,6 +68,19 @@ class ServeConfig:
                 raise UsageError(f"the update token must have at least {MIN_TOKEN_CHARS} characters")
         if self.cors is not None and (self.cors == "*" or not is_web_iri(self.cors)):
             raise UsageError("--cors takes one origin such as https://example.org (never '*')")
+
+    def host_names(self) -> frozenset[str] | None:
+        """The Host header names this server answers (None: any). Bound to loopback, only
+        loopback names: a page elsewhere cannot rebind its own name to 127.0.0.1 and read us.
+
+        >>> sorted(ServeConfig(store="s").host_names())
+        ['127.0.0.1', '::1', 'localhost']
+        >>> ServeConfig(store="s", host="0.0.0.0").host_names() is None
+        True
+        """
+        if self.allowed_hosts is not None:
+            return frozenset(h.lower() for h in self.allowed_hosts)
+        return frozenset(LOOPBACK_HOSTS) if is_loopback(self.host) else None
 
     def worker_count(self) -> int:
         return self.workers or max(2, min(8, os.cpu_count() or 2))

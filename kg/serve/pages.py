@@ -28,7 +28,13 @@ HTML_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 _LOCAL_SAFE = "/:@!$&'()*+,;=-._~%"
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD_STRING = _XSD + "string"
+# numbers read as numbers: no datatype note after them
+_NUMBERS = {_XSD + t for t in ("integer", "decimal", "double", "float", "int", "long", "short", "byte",
+                                "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger",
+                                "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte", "boolean")}
+LEAD_CELLS = (("desc", "Description"), ("pros", "Pros"), ("cons", "Cons"))  # what a system page opens with
 
 
 def _escape(value: Any) -> Any:
@@ -105,7 +111,7 @@ class Terms:
             note = None
             if term.language:
                 note = f"@{term.language}"
-            elif term.datatype.value != _XSD_STRING:
+            elif term.datatype.value != _XSD_STRING and term.datatype.value not in _NUMBERS:
                 note = self.compact(term.datatype.value)
             return Term(term.value, note=note)
         return Term(str(term))
@@ -150,13 +156,15 @@ def default_query() -> str:
             "}\nORDER BY ?tier ?name\nLIMIT 25\n")
 
 
-def home_page(example: str | None, timeout: float, max_rows: int) -> bytes:
-    """The query page: a form holding the default query (or the named query ``example``)
-    and the list of named queries."""
+def home_page(example: str | None, timeout: float, max_rows: int, base_url: str = "http://127.0.0.1:8000") -> bytes:
+    """The query page: a form holding the default query (or the named query ``example``),
+    the catalog's named questions (each with its form) and, apart, the integrity checks;
+    the code snippets name this server as the client reached it (``base_url``)."""
     from .. import queries
 
     text = default_query()
-    examples = []
+    questions: list[dict[str, str]] = []
+    checks: list[dict[str, str]] = []
     try:
         names = queries.available()
     except Exception:  # noqa: BLE001 - the page works without examples
@@ -166,12 +174,13 @@ def home_page(example: str | None, timeout: float, max_rows: int) -> bytes:
             q = queries.load(name)
         except Exception:  # noqa: BLE001
             continue
-        examples.append({"href": f"/?example={quote(q.name)}", "title": q.title or q.name,
-                         "question": q.question, "params": ", ".join(p.name for p in q.params)})
+        entry = {"href": f"/?example={quote(q.name)}", "form": f"/queries/{quote(q.name)}", "title": q.title or q.name,
+                 "question": q.question, "params": ", ".join(p.name for p in q.params)}
+        (checks if name.startswith("check-") else questions).append(entry)
         if name == example:
             text = q.text
     return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text,
-                   examples=examples, timeout=f"{timeout:g}", max_rows=max_rows)
+                   questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url)
 
 
 def service_description(url: str, allow_update: bool) -> bytes:
@@ -226,6 +235,15 @@ def _edge_rows(terms: Terms, rows: list[dict]) -> list[list[Any]]:
              terms.term(r["other"]), terms.term(r.get("evidence")), terms.term(r.get("citation"))] for r in rows]
 
 
+def _picture(page: SystemFacts, others: Terms) -> Markup:
+    from .picture import Edge, neighbourhood_svg
+
+    edges = [Edge(r["type"].value, direction == "out", r["other"].value,
+                  others.iri(r["other"].value).text, others.href(r["other"].value))
+             for direction in ("out", "in") for r in page.edges[direction]]
+    return Markup(neighbourhood_svg(page.name, edges)) if edges else Markup("")
+
+
 def system_page(page: SystemFacts) -> bytes:
     terms = Terms(page.base, page.fact_labels)
     protocols = Terms(page.base, page.protocol_labels)
@@ -237,8 +255,11 @@ def system_page(page: SystemFacts) -> bytes:
     cells: list[list[Term | None]] = [
         [plain(r["slug"].value), *(terms.term(r.get(key)) for key in ("value", "status", "tier", "citation", "verified"))]
         for r in page.cells]
+    by_slug = {r["slug"].value: r for r in page.cells}
+    lead = [(title, by_slug[slug]["value"].value) for slug, title in LEAD_CELLS
+            if slug in by_slug and "value" in by_slug[slug]]
     return _render(
-        "system.html", f"{page.name} - AI Agent Infrastructure Landscape",
+        "system.html", f"{page.name} - AI Agent Infrastructure Landscape", lead=lead, picture=_picture(page, others),
         system_id=page.system_id, iri=page.iri.value, name=page.name, facts=_pills(terms, page.facts),
         protocols=[[protocols.term(r["protocol"]), protocols.term(r["mode"])] for r in page.protocols],
         centrality=[[centrality.iri(q.predicate.value), centrality.term(q.object)]

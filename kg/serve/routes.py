@@ -26,7 +26,15 @@ from .pool import PoolBusy, WorkerDied, WorkerTimeout
 from .replies import Reply, json_reply
 
 if TYPE_CHECKING:
-    from .app import App
+    from .config import ServeConfig
+    from .pool import WorkerPool
+
+
+class Service(Protocol):
+    """What a route needs from the server: its settings and its worker pool."""
+
+    config: ServeConfig
+    pool: WorkerPool
 
 
 class Request(Protocol):
@@ -34,6 +42,7 @@ class Request(Protocol):
 
     method: str  # GET (also for HEAD) or POST
     path: str  # the request target: path and query string
+    base_url: str  # scheme://host[:port] as the client reached us (no trailing slash)
 
     def header(self, name: str) -> str | None: ...
 
@@ -42,7 +51,10 @@ class Request(Protocol):
         ...
 
 
-def answer(app: App, request: Request) -> dict:
+_READ_ONLY = {"Allow": "GET, HEAD"}
+
+
+def answer(app: Service, request: Request) -> dict:
     path = urlsplit(request.path).path
     if path in ("/sparql", "/query"):
         return _sparql(app, request)
@@ -52,22 +64,30 @@ def answer(app: App, request: Request) -> dict:
         return _update(app, request, _update_text(request))
     if path in ("/", "/index.html"):
         if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "the query form posts to /sparql")
+            raise Reply(405, "method-not-allowed", "the query form posts to /sparql", headers=_READ_ONLY)
         example = _first(_params(request), "example")
-        return _home(app, example)
+        return _home(app, request, example)
     if path == "/health":
         pool = app.pool
         return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
                                 "timeouts": pool.timeouts, "replaced": pool.replaced})
+    if path in ("/id/system/", "/id/system", "/system/", "/system"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "the index is read with GET", headers=_READ_ONLY)
+        return _index(app, request)
+    if path.startswith("/queries/"):
+        if request.method != "GET":
+            raise Reply(405, "method-not-allowed", "query forms are read with GET", headers=_READ_ONLY)
+        return _named(app, request, path[len("/queries/"):])
     if path.startswith("/id/") or path.startswith("/system/"):
         if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "entity pages are read with GET")
+            raise Reply(405, "method-not-allowed", "entity pages are read with GET", headers=_READ_ONLY)
         return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
     raise Reply(404, "not-found", "no such page; the SPARQL endpoint is /sparql")
 
 
-def _home(app: App, example: str | None) -> dict:
-    body = pages.home_page(example, app.config.timeout, app.config.max_rows)
+def _home(app: Service, request: Request, example: str | None) -> dict:
+    body = pages.home_page(example, app.config.timeout, app.config.max_rows, request.base_url)
     return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.HTML_HEADERS)}
 
 
@@ -137,7 +157,7 @@ def _update_text(request: Request) -> str:
 # The SPARQL 1.1 Protocol
 
 
-def _sparql(app: App, request: Request) -> dict:
+def _sparql(app: Service, request: Request) -> dict:
     params = _params(request)
     if request.method == "POST":
         body = request.body()
@@ -168,9 +188,9 @@ def _sparql(app: App, request: Request) -> dict:
     queries_ = params.get("query")
     if not queries_:
         if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
-            return _home(app, None)
+            return _home(app, request, None)
         return {"status": 200, "type": CONTENT_TYPES["turtle"], "headers": {"Vary": "Accept"},
-                "body": pages.service_description(app.url + "/sparql", app.config.allow_update)}
+                "body": pages.service_description(request.base_url + "/sparql", app.config.allow_update)}
     if len(queries_) != 1:
         raise Reply(400, "bad-request", "give exactly one 'query' parameter")
     text = queries_[0]
@@ -185,14 +205,39 @@ def _sparql(app: App, request: Request) -> dict:
     return reply
 
 
-def _entity(app: App, request: Request, rest: str) -> dict:
+def _entity(app: Service, request: Request, rest: str) -> dict:
     rest, fmt = entity_format(rest, _first(_params(request), "format"), request.header("Accept"))
     reply = _work(app, {"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 
 
-def _work(app: App, msg: dict) -> dict:
+def _index(app: Service, request: Request) -> dict:
+    from .catalog import FACETS
+
+    params = _params(request)
+    _, fmt = entity_format("", _first(params, "format"), request.header("Accept"))
+    facets = {name: _first(params, name) or "" for name in FACETS}
+    reply = _work(app, {"op": "index", "q": _first(params, "q") or "", "facets": facets, "format": fmt,
+                        "max_bytes": app.config.max_bytes})
+    reply.setdefault("headers", {})["Vary"] = "Accept"
+    return reply
+
+
+def _named(app: Service, request: Request, name: str) -> dict:
+    """A named query's form (``/queries/<name>``); with ``run``, its results under it (or,
+    with ``format``, the results alone)."""
+    params = _params(request)
+    values = {k: v[0] for k, v in params.items() if k not in ("run", "format") and v}
+    fmt = _first(params, "format") or "html"
+    if fmt not in ("html", "json", "xml", "csv", "tsv"):
+        raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")
+    config = app.config
+    return _work(app, {"op": "named", "name": name, "values": values, "run": "run" in params, "format": fmt,
+                       "base_url": request.base_url, "max_rows": config.max_rows, "max_bytes": config.max_bytes})
+
+
+def _work(app: Service, msg: dict) -> dict:
     deadline = time.monotonic() + app.config.timeout
     try:
         return app.pool.call(msg, deadline)
@@ -209,7 +254,7 @@ def _work(app: App, msg: dict) -> dict:
         raise Reply(500, "worker-died", "the query worker stopped and was replaced") from None
 
 
-def _update(app: App, request: Request, text: str) -> dict:
+def _update(app: Service, request: Request, text: str) -> dict:
     config = app.config
     if not config.allow_update:
         raise Reply(403, "read-only", "this endpoint is read-only (start kg serve with --allow-update "

@@ -15,13 +15,14 @@ from collections import OrderedDict
 from itertools import islice
 from typing import Any, Iterable
 
-from pyoxigraph import NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, Triple, parse_query_results
+from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, Triple, parse_query_results
 from pyoxigraph import serialize as serialize_rdf
 
-from ..errors import QueryError, StoreError, safe_text
-from ..sparql.guard import CheckedQuery, QueryRefused, _check_graphs, check_query, check_update
+from ..errors import QueryError, StoreError, UsageError, safe_text
+from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
-from . import pages
+from . import browse, pages
+from .catalog import Catalog, search_iris
 from .negotiation import CONTENT_TYPES, GRAPH_OFFERS, RDF_FORMATS, RESULT_FORMATS, SOLUTION_OFFERS
 from .replies import Reply, empty_reply
 
@@ -80,6 +81,7 @@ class Worker:
         self.store = GraphStore.open_existing(settings["store"], read_only=True)
         self.graphs = {g.value for g in self.store.named_graphs()}
         self.prefixes = _sparql_prefixes()
+        self.catalog: Catalog | None = None  # read at the first index request
         self._checked: OrderedDict[str, CheckedQuery | QueryRefused] = OrderedDict()
         self.check("SELECT * WHERE { ?s ?p ?o } LIMIT 1")  # warm rdflib's parser
 
@@ -90,6 +92,10 @@ class Worker:
                 return self.query(msg)
             if msg["op"] == "entity":
                 return self.entity(msg)
+            if msg["op"] == "index":
+                return self.index(msg)
+            if msg["op"] == "named":
+                return self.named(msg)
             return {"status": 200, "type": "application/json", "body": b"{}", "headers": {}}
         except Reply as err:
             return err.reply()
@@ -127,8 +133,8 @@ class Worker:
         checked = self.check(text)
         dataset: dict[str, Any] = {}
         if msg.get("default") is not None or msg.get("named") is not None:
-            _check_graphs(msg.get("default") or [], self.graphs, "default-graph-uri")
-            _check_graphs(msg.get("named") or [], self.graphs, "named-graph-uri")
+            check_graphs(msg.get("default") or [], self.graphs, "default-graph-uri")
+            check_graphs(msg.get("named") or [], self.graphs, "named-graph-uri")
             dataset["default_graph"] = [NamedNode(g) for g in msg.get("default") or []]
             if msg.get("named") is not None:
                 dataset["named_graphs"] = [NamedNode(g) for g in msg["named"]]
@@ -144,12 +150,19 @@ class Worker:
             result = self.store.query(text, union=not checked.has_dataset, **dataset)
             max_rows = msg["max_rows"]
             if isinstance(result, QueryBoolean):
+                if msg.get("render") is False:
+                    return {"boolean": bool(result)}
                 return self._boolean(bool(result), wanted, msg)
             if isinstance(result, QuerySolutions):
                 variables = [v.value for v in result.variables]
-                rows = _take(result, max_rows, "rows")
+                rows = _take(result if msg.get("row_cap") is None else islice(result, msg["row_cap"]),
+                             max_rows, "rows")
+                if msg.get("render") is False:
+                    return {"variables": variables, "rows": rows}
                 return self._solutions(variables, rows, wanted, msg)
             triples = _take(result, max_rows, "triples")
+            if msg.get("render") is False:
+                return {"triples": triples}
             return self._triples(triples, wanted, msg)
         except QueryError as err:
             raise _evaluation_failed(err) from None
@@ -190,6 +203,52 @@ class Worker:
     def _serialise(self, triples: list, fmt: str) -> bytes:
         prefixes = {k: v for k, v in PREFIXES.items() if k != "sh"} if fmt in ("turtle", "rdfxml") else None
         return _written(serialize_rdf(triples, format=RDF_FORMATS[fmt], prefixes=prefixes))
+
+    # -- browsing: the index of systems, named query forms ---------------------
+
+    def index(self, msg: dict) -> dict:
+        if self.catalog is None:
+            self.catalog = Catalog(self.store)
+        text = msg["q"].strip()
+        found = search_iris(self.store, text, self.iris) if text else None
+        hits, counts = self.catalog.select(msg["facets"], found)
+        if msg["format"] != "html":
+            triples = [Triple(NamedNode(r.iri), p, o) for r in hits for p, o in
+                       ((RDF.type, KG.System), (SCHEMA.name, Literal(r.name)), (KG.tier, Literal(r.tier)))]
+            return self._body(msg["format"], self._serialise(triples, msg["format"]), msg)
+        page = browse.index_page(text, msg["facets"], hits, counts, len(self.catalog.rows), self.iris.base,
+                                 self.catalog.labels)
+        return self._body("html", page, msg)
+
+    def named(self, msg: dict) -> dict:
+        from .. import queries
+
+        try:
+            query = queries.load(msg["name"])
+        except UsageError:
+            raise Reply(404, "not-found", f"no named query {safe_text(msg['name'], 80)}") from None
+        # a form sends its empty fields: an empty optional field is one not given
+        optional = {p.name for p in query.params if p.optional or p.type != "string"}
+        values = {k: v for k, v in msg["values"].items() if v != "" or k not in optional}
+        fmt, result, error = msg["format"], None, None
+        if msg["run"]:
+            try:
+                text = queries.bound_text(query, values, self.iris)
+                limit = queries.row_limit(query, values)
+            except QueryError as err:
+                error = str(err).replace("needs --param ", "needs the parameter ")  # said for the CLI
+                if fmt != "html":
+                    raise Reply(400, "bad-parameter", error) from None
+            else:
+                inner = {**msg, "query": text, "solutions": fmt, "graph": "turtle" if fmt == "html" else None,
+                         "row_cap": limit}
+                if fmt != "html":
+                    return self.query(inner)
+                result = self.query({**inner, "render": False})
+        page = browse.query_page(query, values, error, result, self.iris.base, msg["base_url"])
+        reply = self._body("html", page, msg)
+        reply["status"] = 400 if error else 200
+        return reply
 
     # -- entity pages --------------------------------------------------------
 

@@ -1,8 +1,33 @@
-"""The query guard: refuse, before evaluation, what could make the store reach the network.
+"""The guard: refuse, before evaluation, a query or update that could reach the network or crash.
 
-SERVICE (any form), LOAD and FROM / FROM NAMED of a graph the store does not hold are
-refused by walking rdflib's parse tree and algebra; text that rdflib cannot parse is
-refused too (fail closed), since pyoxigraph would evaluate it and fetch what it names.
+pyoxigraph evaluates SERVICE by calling the remote endpoint, LOAD by fetching the
+document, and takes FROM / FROM NAMED at their word; this endpoint and ``kg query``
+never do any of that. The guard refuses (:class:`QueryRefused`):
+
+- SERVICE in any form: any case, SILENT, a variable or a prefixed name as the
+  endpoint, nested in a sub-SELECT, EXISTS, OPTIONAL, UNION or LATERAL;
+- LOAD in an update;
+- FROM / FROM NAMED naming a graph that is not a graph of the store;
+- text rdflib cannot parse (fail closed: what the guard cannot read, it refuses);
+- oversize text, by the caps below.
+
+The caps. pyoxigraph's parser and evaluator recurse on the shape of the query, on
+the thread that runs it: a query past a few thousand chained operators overflows an
+8 MiB stack, and the process dies (SIGSEGV, no exception to catch). Measured with
+pyoxigraph 0.5.13 on an 8 MiB stack, the smallest crashes are near 14,000 tokens for
+a flat chain (``1+1+...``: 7,187 terms) and near 1,000 levels of nested brackets
+(``STR(STR(...))``: 976; ``FILTER(EXISTS { ... })``: 722, i.e. 1,444 brackets).
+The caps stay well below both, and far above any real query (the largest bundled
+query has under 500 tokens):
+
+- :data:`MAX_QUERY_CHARS` characters;
+- :data:`MAX_NESTING` brackets (``(``, ``[``, ``{``, ``<<``) open at once;
+- :data:`MAX_TOKENS` tokens outside VALUES data (VALUES rows do not recurse).
+
+rdflib, which the guard parses with, recurses too (about a dozen Python frames per
+triple pattern: an 85-pattern group passes Python's default limit of 1,000). It runs
+in a thread of its own with a deep stack and a raised recursion limit, so every query
+within the caps parses.
 
 >>> check_query("SELECT * WHERE { ?s ?p ?o }", set()).form
 'SELECT'
@@ -14,54 +39,197 @@ kg.sparql.guard.QueryRefused: SERVICE is not allowed: this endpoint never querie
 
 from __future__ import annotations
 
-import re
+import sys
+import threading
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from ..errors import QueryError, safe_text
+from .lexer import Token, code_tokens, query_form
+
+MAX_QUERY_CHARS = 64 * 1024
+MAX_NESTING = 100
+MAX_TOKENS = 4000
+
+# rdflib's parse runs with these: at the caps it needs under 20,000 frames; a Python
+# frame takes little C stack (3.11+), the 256 MiB are address space, touched only as used.
+PARSE_STACK_BYTES = 256 * 1024 * 1024
+PARSE_RECURSION_LIMIT = 100_000
+
+_NOT_A_QUERY = frozenset({"INSERT", "DELETE", "LOAD", "DROP"})
+_OPENING = {"(": ")", "[": "]", "{": "}", "<<": ">>"}
+_CLOSING = frozenset(_OPENING.values())
+
+T = TypeVar("T")
 
 
 class QueryRefused(QueryError):
     """The guard refused a query or update before evaluation (SERVICE, LOAD, a remote FROM, unparsable)."""
 
 
-_IRIREF = re.compile(r'<[^<>"{}|^`\\\x00-\x20]*>')
+@dataclass
+class CheckedQuery:
+    form: str  # SELECT, ASK, CONSTRUCT, DESCRIBE
+    has_dataset: bool  # FROM / FROM NAMED present
 
 
-def _code_only(text: str) -> str:
-    """``text`` with comments, string literals and IRIs blanked out (keywords remain)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-            continue
-        if ch in "\"'":
-            quote_ = ch * 3 if text.startswith(ch * 3, i) else ch
-            j = i + len(quote_)
-            while j < n and not text.startswith(quote_, j):
-                j += 2 if text[j] == "\\" else 1
-            j = min(n, j + len(quote_))
-            out.append(" " * (j - i))
-            i = j
-            continue
-        if ch == "<":
-            m = _IRIREF.match(text, i)
-            if m:
-                out.append(" " * (m.end() - i))
-                i = m.end()
-                continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+_FORMS = {"SelectQuery": "SELECT", "AskQuery": "ASK", "ConstructQuery": "CONSTRUCT", "DescribeQuery": "DESCRIBE"}
+_SERVICE_REFUSED = "SERVICE is not allowed: this endpoint never queries other endpoints"
+_LOAD_REFUSED = "LOAD is not allowed: this endpoint never fetches remote data"
 
 
-def _keyword(text: str, word: str) -> bool:
-    """Whether the bare keyword ``word`` occurs outside strings, IRIs, comments and names."""
-    return re.search(rf"(?<![\w?$:\-]){word}(?![\w:\-])", _code_only(text), re.IGNORECASE) is not None
+def check_query(text: str, local_graphs: set[str]) -> CheckedQuery:
+    """Parse ``text`` with rdflib and walk its algebra; raise ``QueryRefused`` for SERVICE
+    (any form: lower case, SILENT, a variable, nested), for FROM / FROM NAMED naming a
+    graph that is not in ``local_graphs``, for oversize text, and for anything rdflib
+    cannot parse (fail closed).
+    """
+    from rdflib.plugins.sparql.algebra import translateQuery
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    tokens = _sized_tokens(text)
+    words = {t.word for t in tokens if t.kind == "word"}
+    if "SERVICE" in words:
+        raise QueryRefused(_SERVICE_REFUSED)
+    try:
+        parsed, algebra = _deep(lambda: _translated(parseQuery, translateQuery, text))
+        algebra = algebra.algebra
+    except Exception as err:  # noqa: BLE001 - any failure to understand the text is a refusal
+        if query_form(tokens) == "UPDATE" or words & _NOT_A_QUERY:
+            raise QueryRefused("this is not a query (updates go to /update, when enabled)") from None
+        raise QueryRefused(f"malformed or unsupported SPARQL (checked with rdflib before evaluation): "
+                           f"{safe_text(err, 300)}") from None
+    nodes = list(_walk(algebra)) + list(_walk(parsed))
+    _refuse_service(nodes, words)
+    datasets = [n for n in nodes if n.name == "DatasetClause"]
+    check_graphs({_dataset_iri(n) for n in datasets}, local_graphs, "FROM")
+    return CheckedQuery(form=_FORMS.get(algebra.name, algebra.name), has_dataset=bool(datasets))
+
+
+def check_update(text: str) -> None:
+    """Refuse LOAD and SERVICE anywhere in an update, oversize text, and anything rdflib
+    cannot parse."""
+    from rdflib.plugins.sparql.algebra import translateUpdate
+    from rdflib.plugins.sparql.parser import parseUpdate
+
+    tokens = _sized_tokens(text)
+    words = {t.word for t in tokens if t.kind == "word"}
+    if "LOAD" in words:
+        raise QueryRefused(_LOAD_REFUSED)
+    if "SERVICE" in words:
+        raise QueryRefused(_SERVICE_REFUSED)
+    try:
+        parsed, algebra = _deep(lambda: _translated(parseUpdate, translateUpdate, text))
+    except Exception as err:  # noqa: BLE001 - fail closed
+        raise QueryRefused(f"malformed or unsupported SPARQL Update (checked with rdflib): "
+                           f"{safe_text(err, 300)}") from None
+    nodes = list(_walk(algebra.algebra)) + list(_walk(parsed))
+    if any(n.name == "Load" for n in nodes):
+        raise QueryRefused(_LOAD_REFUSED)
+    _refuse_service(nodes, words)
+
+
+def check_graphs(iris: Iterable[str], local_graphs: set[str], what: str) -> None:
+    """Refuse any of ``iris`` that is not in ``local_graphs`` (``what`` names where it came
+    from: FROM, default-graph-uri, named-graph-uri)."""
+    for iri in iris:
+        if iri not in local_graphs:
+            raise QueryRefused(f"{what} <{safe_text(iri, 120)}> is not a graph of this store; "
+                               "remote graphs are never fetched")
+
+
+_check_graphs = check_graphs  # the name kg.serve knew it by
+
+
+# ---------------------------------------------------------------------------
+# Size caps
+
+
+def size_problem(tokens: list[Token]) -> str | None:
+    """Why ``tokens`` are too big for the caps (the message of the refusal), or None."""
+    depth = deepest = counted = 0
+    in_values = False  # between VALUES and the end of its data block
+    values_depth = -1  # depth of the data block's '{', once open
+    for token in tokens:
+        if token.word == "VALUES":
+            in_values = True
+        text = token.text if token.kind == "punct" else ""
+        if text in _OPENING:
+            depth += 1
+            deepest = max(deepest, depth)
+            if in_values and text == "{" and values_depth < 0:
+                values_depth = depth
+        elif text in _CLOSING:
+            if depth == values_depth and text == "}":
+                in_values, values_depth = False, -1
+            depth -= 1
+        if not in_values:
+            counted += 1
+    if deepest > MAX_NESTING:
+        return f"brackets nested {deepest} deep (at most {MAX_NESTING})"
+    if counted > MAX_TOKENS:
+        return f"{counted} tokens outside VALUES data (at most {MAX_TOKENS})"
+    return None
+
+
+def _sized_tokens(text: str) -> list[Token]:
+    """The code tokens of ``text``, after refusing text over the caps."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryRefused(f"the query is too large: {len(text)} characters (at most {MAX_QUERY_CHARS})")
+    tokens = code_tokens(text)
+    problem = size_problem(tokens)
+    if problem:
+        raise QueryRefused(f"the query is too large: {problem}")
+    return tokens
+
+
+# ---------------------------------------------------------------------------
+# rdflib's parse, on a deep stack
+
+
+_deep_lock = threading.Lock()
+
+
+def _translated(parse: Callable[[str], Any], translate: Callable[[Any], Any], text: str) -> tuple[Any, Any]:
+    parsed = parse(text)
+    return parsed, translate(parsed)
+
+
+def _deep(function: Callable[[], T]) -> T:
+    """``function()`` run in a thread with a deep stack and a raised recursion limit.
+
+    Python's recursion limit is one number for the whole interpreter: while the thread
+    runs, other threads may recurse deeper too (harmless on 3.11+, where Python calls
+    use little C stack). The lock keeps two checks from undoing each other's limit.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = function()
+        except BaseException as err:  # noqa: BLE001 - handed back to the calling thread
+            outcome["error"] = err
+
+    with _deep_lock:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, PARSE_RECURSION_LIMIT))
+        try:
+            size = threading.stack_size(PARSE_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=target, name="kg-sparql-guard", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(size)
+            thread.join()
+        finally:
+            sys.setrecursionlimit(limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+# ---------------------------------------------------------------------------
+# The parse tree
 
 
 def _walk(node: Any) -> Iterable[Any]:
@@ -83,71 +251,12 @@ def _walk(node: Any) -> Iterable[Any]:
             stack.extend(item)
 
 
-@dataclass
-class CheckedQuery:
-    form: str  # SELECT, ASK, CONSTRUCT, DESCRIBE
-    has_dataset: bool  # FROM / FROM NAMED present
+def _dataset_iri(clause: Any) -> str:
+    """The graph a DatasetClause names (CompValue.get gives the key back for a missing
+    key, so ``get("default")`` of a FROM NAMED clause would be the text 'default')."""
+    return str(clause["default"] if "default" in clause else clause["named"])
 
 
-_FORMS = {"SelectQuery": "SELECT", "AskQuery": "ASK", "ConstructQuery": "CONSTRUCT", "DescribeQuery": "DESCRIBE"}
-
-
-def _refuse_service(nodes: list[Any], text: str) -> None:
-    if _keyword(text, "SERVICE") or any(n.name == "ServiceGraphPattern" for n in nodes):
-        raise QueryRefused("SERVICE is not allowed: this endpoint never queries other endpoints")
-
-
-def _check_graphs(iris: Iterable[str], local_graphs: set[str], what: str) -> None:
-    for iri in iris:
-        if iri not in local_graphs:
-            raise QueryRefused(f"{what} <{safe_text(iri, 120)}> is not a graph of this store; "
-                               "remote graphs are never fetched")
-
-
-def check_query(text: str, local_graphs: set[str]) -> CheckedQuery:
-    """Parse ``text`` with rdflib and walk its algebra; raise ``QueryRefused`` for SERVICE
-    (any form: lower case, SILENT, a variable, nested), for FROM / FROM NAMED naming a
-    graph that is not in ``local_graphs``, and for anything rdflib cannot parse (fail closed).
-    """
-    from rdflib.plugins.sparql.algebra import translateQuery
-    from rdflib.plugins.sparql.parser import parseQuery
-
-    try:
-        parsed = parseQuery(text)
-        algebra = translateQuery(parsed).algebra
-    except Exception as err:  # noqa: BLE001 - any failure to understand the text is a refusal
-        if _keyword(text, "SERVICE"):
-            raise QueryRefused("SERVICE is not allowed: this endpoint never queries other endpoints") from None
-        if _keyword(text, "INSERT") or _keyword(text, "DELETE") or _keyword(text, "LOAD") or _keyword(text, "DROP"):
-            raise QueryRefused("this is not a query (updates go to /update, when enabled)") from None
-        raise QueryRefused(f"malformed or unsupported SPARQL (checked with rdflib before evaluation): "
-                           f"{safe_text(err, 300)}") from None
-    nodes = list(_walk(algebra)) + list(_walk(parsed))
-    _refuse_service(nodes, text)
-    datasets = [n for n in nodes if n.name == "DatasetClause"]
-    _check_graphs({str(n.get("default") or n.get("named")) for n in datasets}, local_graphs, "FROM")
-    return CheckedQuery(form=_FORMS.get(algebra.name, algebra.name), has_dataset=bool(datasets))
-
-
-def check_update(text: str) -> None:
-    """Refuse LOAD and SERVICE anywhere in an update, and anything rdflib cannot parse."""
-    from rdflib.plugins.sparql.algebra import translateUpdate
-    from rdflib.plugins.sparql.parser import parseUpdate
-
-    if _keyword(text, "LOAD"):
-        raise QueryRefused("LOAD is not allowed: this endpoint never fetches remote data")
-    try:
-        parsed = parseUpdate(text)
-        algebra = translateUpdate(parsed)
-    except Exception as err:  # noqa: BLE001 - fail closed
-        if _keyword(text, "SERVICE"):
-            raise QueryRefused("SERVICE is not allowed: this endpoint never queries other endpoints") from None
-        raise QueryRefused(f"malformed or unsupported SPARQL Update (checked with rdflib): "
-                           f"{safe_text(err, 300)}") from None
-    nodes = list(_walk(algebra.algebra)) + list(_walk(parsed))
-    if any(n.name == "Load" for n in nodes):
-        raise QueryRefused("LOAD is not allowed: this endpoint never fetches remote data")
-    _refuse_service(nodes, text)
-
-
-__all__ = ["CheckedQuery", "QueryRefused", "check_query", "check_update"]
+def _refuse_service(nodes: list[Any], words: set[str]) -> None:
+    if "SERVICE" in words or any(n.name == "ServiceGraphPattern" for n in nodes):
+        raise QueryRefused(_SERVICE_REFUSED)

@@ -9,7 +9,7 @@ header says which rule it exercises and what a validation must report:
     # expect: <focus> | <path> | <severity>           (a failing one: exactly these results)
 
 Run ``python tests/shapes/make_fixtures.py`` after changing a fixture below; the
-files are what the tests read (tests/test_validate.py).
+files are what the tests read (tests/test_validation_rules.py).
 """
 
 from __future__ import annotations

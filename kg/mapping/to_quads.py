@@ -1,10 +1,10 @@
-"""Records <-> quads: the two layers of the graph, and the way back to the catalog JSON.
+"""Records -> quads: the faithful layer and the typed layer of each record's named graph.
 
 ``record_quads`` turns one ``Record`` into the quads of its own named graph:
 
 * the faithful layer keeps every input field (cells as ``kg:Cell`` nodes, sections,
   taxonomy, history, provenance, unknown keys as ``kg:ExtraField``), enough for
-  ``record_from_quads`` to rebuild the record exactly;
+  ``kg.mapping.from_quads.record_from_quads`` to rebuild the record exactly;
 * the typed layer reads the cells into shared resources and typed values for
   querying (vendor, licences, protocol support, deployment, dates, numbers).
 
@@ -13,175 +13,21 @@ Every node has a stable IRI derived from the record id; no blank nodes.
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
-import re
-from collections import defaultdict
-from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Iterable
-from urllib.parse import unquote
+from typing import Any, Iterable, Protocol
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from . import normalise
-from .records import (
-    MISSING, Cell, Edge, FieldChange, HistoryEntry, Lifecycle, Provenance, Record,
-    SectionListing, TaxonomyValue,
+from .. import normalise
+from ..records import MISSING, Edge, Record
+from ..vocab import (
+    DCTERMS, DEPLOYMENT_MODES, EDGE_PROPERTIES, KG, PROTOCOLS, RDF, RDFS, SCHEMA, SKOS, SUPPORT_MODES,
+    TAXONOMY_AXES, XSD, Iris, segment,
 )
-from .vocab import (
-    DCTERMS, DEPLOYMENT_MODES, EDGE_PROPERTIES, KG, PROTOCOLS, RDF, RDFS, SCHEMA, SKOS,
-    SUPPORT_MODES, TAXONOMY_AXES, XSD, Iris, segment,
+from .fields import (
+    CELL_EXPECTED, CELL_FIELDS, CHANGE_FIELDS, EDGE_FIELDS, HISTORY_FIELDS, LIFECYCLE_FIELDS,
+    PROVENANCE_FIELDS, RECORD_FIELDS, SECTION_EXPECTED, SECTION_FIELDS, TAXONOMY_EXPECTED, TAXONOMY_FIELDS,
+    TRUE, FALSE, FieldSpec, Term, decimal_literal, escape_key, json_literal, value_literal,
 )
-
-Term = NamedNode | Literal
-
-# ---------------------------------------------------------------------------
-# Literals: JSON values <-> RDF terms, lossless both ways.
-
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TRUE, _FALSE = Literal(True), Literal(False)
-
-
-def _valid_date(text: str) -> bool:
-    if not _DATE.match(text):
-        return False
-    try:
-        _dt.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def json_literal(value: Any) -> Literal:
-    """Any JSON value as an ``rdf:JSON`` literal (canonical text: sorted keys)."""
-    return Literal(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
-                   datatype=RDF.JSON)
-
-
-def value_literal(value: Any) -> Literal:
-    """A JSON scalar as the literal of its own type; lists and objects as ``rdf:JSON``."""
-    if isinstance(value, str):
-        return Literal(value)
-    if isinstance(value, bool):
-        return _TRUE if value else _FALSE
-    if isinstance(value, int):
-        return Literal(str(value), datatype=XSD.integer)
-    if isinstance(value, float):
-        return Literal(repr(value), datatype=XSD.double)
-    return json_literal(value)
-
-
-def date_literal(text: str) -> Literal:
-    """``xsd:date`` when the text is a valid date, else the text as a plain string."""
-    return Literal(text, datatype=XSD.date) if _valid_date(text) else Literal(text)
-
-
-def iri_or_text(text: str) -> Term:
-    """An http(s) IRI when the text is a valid one; anything else stays text (never a broken IRI)."""
-    if text.startswith(("http://", "https://")):
-        try:
-            return NamedNode(text)
-        except ValueError:
-            pass
-    return Literal(text)
-
-
-def json_value(term: Term) -> Any:
-    """Inverse of the literal builders above: the JSON value a term stands for."""
-    if isinstance(term, NamedNode):
-        return term.value
-    datatype = term.datatype.value
-    if datatype == RDF.JSON.value:
-        return json.loads(term.value)
-    if datatype == XSD.boolean.value:
-        return term.value in ("true", "1")
-    if datatype == XSD.integer.value:
-        return int(term.value)
-    if datatype == XSD.double.value:
-        return float(term.value)
-    return term.value
-
-
-def _decimal_literal(number: int | float) -> Literal | None:
-    try:
-        text = format(Decimal(str(number)), "f")
-    except (InvalidOperation, ValueError):
-        return None
-    return Literal(text, datatype=XSD.decimal)
-
-
-# ---------------------------------------------------------------------------
-# Field tables: (attribute, JSON key, predicate, encoder). One table per object kind
-# drives both directions, so writing and reading cannot drift apart.
-
-Encoder = Callable[[Any], Term]
-FieldSpec = tuple[str, str, NamedNode, Encoder]
-
-CELL_FIELDS: tuple[FieldSpec, ...] = (
-    ("value", "value", KG.value, value_literal),
-    ("citation", "citation", KG.citation, iri_or_text),
-    ("status", "status", KG.status, Literal),
-    ("tier", "tier", KG.claimTier, Literal),
-    ("last_verified_at", "last_verified_at", KG.lastVerified, date_literal),
-    ("source_class", "source_class", KG.sourceClass, Literal),
-)
-SECTION_FIELDS: tuple[FieldSpec, ...] = (
-    ("subsection", "subsection", KG.subsection, Literal),
-    ("primary", "primary", KG.isPrimary, value_literal),
-    ("reason", "reason", KG.reason, Literal),
-)
-TAXONOMY_FIELDS: tuple[FieldSpec, ...] = (
-    ("primary", "primary", KG.isPrimary, value_literal),
-    ("reason", "reason", KG.reason, Literal),
-)
-PROVENANCE_FIELDS: tuple[FieldSpec, ...] = (
-    ("source", "source", KG.provenanceSource, Literal),
-    ("verified", "verified", KG.verified, value_literal),
-    ("author", "author", KG.author, Literal),
-    ("model_id", "model_id", KG.modelId, Literal),
-)
-HISTORY_FIELDS: tuple[FieldSpec, ...] = (
-    ("date", "date", KG.changeDate, date_literal),
-    ("commit", "commit", KG.commit, Literal),
-    ("pr", "pr", KG.pullRequest, value_literal),
-    ("kind", "kind", KG.changeKind, Literal),
-)
-CHANGE_FIELDS: tuple[FieldSpec, ...] = (
-    ("field", "field", KG.field, Literal),
-    ("label", "label", KG.fieldLabel, Literal),
-    ("from_value", "from", KG.fromValue, value_literal),
-    ("to_value", "to", KG.toValue, value_literal),
-    ("source", "source", KG.changeSource, Literal),
-)
-LIFECYCLE_FIELDS: tuple[FieldSpec, ...] = (
-    ("status", "lifecycle.status", KG.lifecycleStatus, Literal),
-    ("severity", "lifecycle.severity", KG.lifecycleSeverity, value_literal),
-    ("note", "lifecycle.note", KG.lifecycleNote, Literal),
-)
-RECORD_FIELDS: tuple[FieldSpec, ...] = (
-    ("url", "url", SCHEMA.url, iri_or_text),
-    ("last_verified_at", "last_verified_at", KG.lastVerified, date_literal),
-    ("declared_section", "section", KG.declaredSection, Literal),
-    ("decay_cause", "decay_cause", KG.decayCause, Literal),
-    ("decay_date", "decay_date", KG.decayDate, date_literal),
-    ("decay_evidence", "decay_evidence", KG.decayEvidence, Literal),
-    ("family", "family", KG.family, Literal),
-    ("page", "page", KG.pageUrl, Literal),
-    ("license", "license", KG.recordDataLicense, Literal),
-    ("source", "source", KG.recordSource, Literal),
-    ("corroboration", "corroboration", KG.corroboration, json_literal),
-    ("edges", "edges", KG.recordEdges, json_literal),
-)
-EDGE_FIELDS: tuple[FieldSpec, ...] = (
-    ("evidence", "evidence", KG.evidence, Literal),
-    ("citation", "citation", KG.citation, iri_or_text),
-    ("is_influential", "isInfluential", KG.isInfluential, value_literal),
-)
-
-# Keys every catalog object of a kind carries (see _Writer.fields).
-CELL_EXPECTED = frozenset({"value", "citation", "status", "tier"})
-SECTION_EXPECTED = frozenset({"subsection", "primary", "reason"})
-TAXONOMY_EXPECTED = frozenset({"primary", "reason"})
 
 # Feature columns whose cells get a yes / no / unknown state (the coverage question).
 FEATURE_FAMILIES = {"obs-": "observability", "cost-": "cost", "eval-": "eval"}
@@ -209,6 +55,14 @@ def feature_family(column_slug: str) -> str | None:
     return None
 
 
+class Described(Protocol):
+    """The shared resources already described in a run (a ``set`` of IRIs will do)."""
+
+    def __contains__(self, iri: object) -> bool: ...
+
+    def add(self, iri: str) -> None: ...
+
+
 class _Writer:
     """Collects the quads of one named graph, and descriptions of shared resources.
 
@@ -217,12 +71,12 @@ class _Writer:
     """
 
     def __init__(self, graph: NamedNode, shared_graph: NamedNode | None = None,
-                 described: set[str] | None = None) -> None:
+                 described: Described | None = None) -> None:
         self.graph = graph
         self.shared_graph = shared_graph or graph
         self.quads: list[Quad] = []
         self.shared: list[Quad] = []
-        self.described = described if described is not None else set()
+        self.described: Described = described if described is not None else set()
 
     def first_time(self, node: NamedNode) -> bool:
         """True the first time a shared resource is met (so it is described once)."""
@@ -279,7 +133,7 @@ class _Writer:
 
 
 def record_quads(record: Record, iris: Iris,
-                 described: set[str] | None = None) -> tuple[list[Quad], list[Quad]]:
+                 described: Described | None = None) -> tuple[list[Quad], list[Quad]]:
     """The quads of ``record``'s named graph (faithful plus typed layer), and the
     descriptions of the shared resources it points to (for the shared graph).
 
@@ -299,26 +153,16 @@ def record_quads(record: Record, iris: Iris,
     _provenance(w, iris, s, record)
     _lifecycle(w, iris, s, record)
     _history(w, iris, s, record)
-    w.extra(iris, s, {_escape_key(k): v for k, v in record.extra.items()})
+    w.extra(iris, s, {escape_key(k): v for k, v in record.extra.items()})
     _typed_layer(w, iris, s, record)
     return w.quads, w.shared
-
-
-def _escape_key(key: str) -> str:
-    """Record-level extra keys share the system node with the lifecycle's extras
-    ("lifecycle.<key>"): a leading backslash keeps a key like "lifecycle.x" apart."""
-    return "\\" + key if key.startswith(("lifecycle.", "\\")) else key
-
-
-def _unescape_key(key: str) -> str:
-    return key[1:] if key.startswith("\\") else key
 
 
 def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "sections", record.sections):
         return
     primary = record.primary_section
-    for i, listing in enumerate(record.sections):
+    for i, listing in enumerate(record.sections or ()):
         m = iris.part(s, "section", str(i))
         concept = iris.section(listing.section)
         w.add(s, KG.sectionMembership, m)
@@ -327,7 +171,7 @@ def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         w.add(m, KG.sectionName, Literal(listing.section))
         w.add(m, KG.section, concept)
         if listing.as_name:
-            w.add(m, KG.givenAsName, _TRUE)
+            w.add(m, KG.givenAsName, TRUE)
         else:
             w.fields(m, listing, SECTION_FIELDS, SECTION_EXPECTED)
         w.extra(iris, m, listing.extra)
@@ -346,7 +190,7 @@ def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
 def _taxonomy(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "taxonomy", record.taxonomy):
         return
-    for axis, values in record.taxonomy.items():
+    for axis, values in (record.taxonomy or {}).items():
         scheme = iris.axis_scheme(axis)
         if not values:
             w.add(s, KG.emptyKey, Literal(f"taxonomy.{axis}"))
@@ -376,7 +220,7 @@ def _taxonomy(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
 def _cells(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "cells", record.cells):
         return
-    for column_slug, cell in record.cells.items():
+    for column_slug, cell in (record.cells or {}).items():
         c = iris.part(s, "cell", segment(column_slug))
         column = iris.column(column_slug)
         w.add(s, KG.cell, c)
@@ -404,7 +248,7 @@ def _column(w: _Writer, column: NamedNode, column_slug: str) -> None:
 def _provenance(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "_provenance", record.provenance):
         return
-    for column_slug, item in record.provenance.items():
+    for column_slug, item in (record.provenance or {}).items():
         p = iris.part(s, "provenance", segment(column_slug))
         w.add(s, KG.provenance, p)
         w.add(p, RDF.type, KG.Provenance)
@@ -429,7 +273,7 @@ def _lifecycle(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
 def _history(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "history", record.history):
         return
-    for i, entry in enumerate(record.history):
+    for i, entry in enumerate(record.history or ()):
         h = iris.part(s, "history", str(i))
         w.add(s, KG.historyEntry, h)
         w.add(h, RDF.type, KG.HistoryEntry)
@@ -438,7 +282,7 @@ def _history(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         w.extra(iris, h, entry.extra)
         if not w.container(h, "changes", entry.changes):
             continue
-        for j, change in enumerate(entry.changes):
+        for j, change in enumerate(entry.changes or ()):
             fc = iris.part(h, "change", str(j))
             w.add(h, KG.fieldChange, fc)
             w.add(fc, RDF.type, KG.FieldChange)
@@ -524,7 +368,7 @@ def _license(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
                 w.describe(lic, RDF.type, KG.License)
                 w.describe(lic, RDFS.label, Literal(spdx_id))
                 w.describe(lic, KG.spdxId, Literal(spdx_id))
-                w.describe(lic, KG.osiApproved, _TRUE if spdx_id in normalise.OSI_APPROVED else _FALSE)
+                w.describe(lic, KG.osiApproved, TRUE if spdx_id in normalise.OSI_APPROVED else FALSE)
         if info.expression and len(info.spdx_ids) > 1:
             w.add(s, KG.licenseExpression, Literal(info.expression))
     elif info.kind in ("proprietary", "unknown"):
@@ -533,7 +377,7 @@ def _license(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         if w.first_time(lic):
             w.describe(lic, RDF.type, KG.License)
             w.describe(lic, RDFS.label, Literal("Proprietary" if info.kind == "proprietary" else "Unknown licence"))
-            w.describe(lic, KG.osiApproved, _FALSE)
+            w.describe(lic, KG.osiApproved, FALSE)
 
 
 def _protocols(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
@@ -601,7 +445,7 @@ def _numbers(w: _Writer, s: NamedNode, record: Record) -> None:
         if cell is None:
             continue
         number = normalise.number(cell[0], cell[1])
-        literal = _decimal_literal(number) if number is not None else None
+        literal = decimal_literal(number) if number is not None else None
         if literal is not None:
             w.add(s, predicate, literal)
 
@@ -646,189 +490,3 @@ def source_file_quads(node: NamedNode, graph: NamedNode, kind: str, header: dict
     w.add(node, KG.sourceKind, Literal(kind))
     w.add(node, KG.header, json_literal(header))
     return w.quads
-
-
-# ---------------------------------------------------------------------------
-# Quads -> record (the way back)
-
-
-class _Graph:
-    """Index of one graph's triples: subject -> predicate -> objects."""
-
-    def __init__(self, quads: Iterable[Quad]) -> None:
-        self.index: dict[str, dict[str, list[Term]]] = defaultdict(lambda: defaultdict(list))
-        for q in quads:
-            self.index[q.subject.value][q.predicate.value].append(q.object)
-
-    def all(self, node: str, predicate: NamedNode) -> list[Term]:
-        return self.index.get(node, {}).get(predicate.value, [])
-
-    def one(self, node: str, predicate: NamedNode) -> Term | None:
-        values = self.all(node, predicate)
-        return values[0] if values else None
-
-    def strings(self, node: str, predicate: NamedNode) -> set[str]:
-        return {t.value for t in self.all(node, predicate)}
-
-    def fields(self, node: str, table: Iterable[FieldSpec],
-               expected: frozenset[str] = frozenset()) -> dict[str, Any]:
-        """attribute -> value for every field of ``table`` the node has (inverse of _Writer.fields)."""
-        nulls = self.strings(node, KG.nullKey)
-        absent = self.strings(node, KG.absentKey) if expected else ()
-        out: dict[str, Any] = {}
-        for attr, key, predicate, _ in table:
-            term = self.one(node, predicate)
-            if term is not None:
-                out[attr] = json_value(term)
-            elif key in nulls or (key in expected and key not in absent):
-                out[attr] = None
-        return out
-
-    def extra(self, node: str, prefix: str = "") -> dict[str, Any]:
-        """Extra fields whose key starts with ``prefix`` (prefix removed)."""
-        out = {}
-        for item in self.all(node, KG.extraField):
-            key = self.one(item.value, KG.key).value
-            if key.startswith(prefix):
-                out[key[len(prefix):]] = json_value(self.one(item.value, KG.jsonValue))
-        return out
-
-    def position(self, node: str) -> int:
-        term = self.one(node, KG.position)
-        return int(term.value) if term is not None else 0
-
-    def ordered(self, node: str, predicate: NamedNode) -> list[str]:
-        return sorted((t.value for t in self.all(node, predicate)), key=self.position)
-
-    def container(self, node: str, key: str, empty: Any) -> Any:
-        """MISSING, None or the empty container, when the key had no items."""
-        if key in self.strings(node, KG.nullKey):
-            return None
-        if key in self.strings(node, KG.emptyKey):
-            return empty
-        return MISSING
-
-
-def _record_extra(g: _Graph, node: str) -> dict[str, Any]:
-    return {_unescape_key(k): v for k, v in g.extra(node).items() if not k.startswith("lifecycle.")}
-
-
-def record_from_quads(quads: Iterable[Quad], iris: Iris, record_id: str) -> Record:
-    """Rebuild the ``Record`` stored in one record graph (inverse of ``record_quads``)."""
-    g = _Graph(quads)
-    s = iris.system(record_id).value
-    record = Record(
-        id=json_value(g.one(s, DCTERMS.identifier)),
-        name=json_value(g.one(s, SCHEMA.name)),
-        tier=json_value(g.one(s, KG.tier)),
-        **g.fields(s, RECORD_FIELDS),
-    )
-    record.sections = _read_sections(g, s)
-    record.taxonomy = _read_taxonomy(g, s)
-    record.cells = _read_cells(g, s)
-    record.provenance = _read_provenance(g, s)
-    record.lifecycle = _read_lifecycle(g, s)
-    record.history = _read_history(g, s)
-    record.extra = _record_extra(g, s)
-    return record
-
-
-def _read_sections(g: _Graph, s: str) -> Any:
-    members = g.ordered(s, KG.sectionMembership)
-    if not members:
-        return g.container(s, "sections", [])
-    return [
-        SectionListing(
-            section=g.one(m, KG.sectionName).value,
-            as_name=g.one(m, KG.givenAsName) is not None,
-            extra=g.extra(m),
-            **({} if g.one(m, KG.givenAsName) is not None else g.fields(m, SECTION_FIELDS, SECTION_EXPECTED)),
-        )
-        for m in members
-    ]
-
-
-def _read_taxonomy(g: _Graph, s: str) -> Any:
-    assignments = g.ordered(s, KG.taxonomyAssignment)
-    empty_axes = [k[len("taxonomy."):] for k in g.strings(s, KG.emptyKey) if k.startswith("taxonomy.")]
-    if not assignments and not empty_axes:
-        return g.container(s, "taxonomy", {})
-    taxonomy: dict[str, list[TaxonomyValue]] = {axis: [] for axis in empty_axes}
-    for t in assignments:
-        axis = unquote(g.one(t, KG.axis).value.rsplit("/", 1)[-1])
-        taxonomy.setdefault(axis, []).append(
-            TaxonomyValue(value=g.one(t, KG.taxonomyValue).value, extra=g.extra(t),
-                          **g.fields(t, TAXONOMY_FIELDS, TAXONOMY_EXPECTED))
-        )
-    return taxonomy
-
-
-def _column_slug(g: _Graph, node: str) -> str:
-    # column IRIs end in the percent-encoded slug (vocab.Iris.column)
-    return unquote(g.one(node, KG.column).value.rsplit("/", 1)[-1])
-
-
-def _read_cells(g: _Graph, s: str) -> Any:
-    cells = [t.value for t in g.all(s, KG.cell)]
-    if not cells:
-        return g.container(s, "cells", {})
-    out = {}
-    for c in sorted(cells):
-        column_slug = _column_slug(g, c)
-        out[column_slug] = Cell(slug=column_slug, extra=g.extra(c), **g.fields(c, CELL_FIELDS, CELL_EXPECTED))
-    return out
-
-
-def _read_provenance(g: _Graph, s: str) -> Any:
-    entries = [t.value for t in g.all(s, KG.provenance)]
-    if not entries:
-        return g.container(s, "_provenance", {})
-    out = {}
-    for p in sorted(entries):
-        column_slug = _column_slug(g, p)
-        out[column_slug] = Provenance(slug=column_slug, extra=g.extra(p), **g.fields(p, PROVENANCE_FIELDS))
-    return out
-
-
-def _read_lifecycle(g: _Graph, s: str) -> Any:
-    if "lifecycle" in g.strings(s, KG.nullKey):
-        return None
-    fields = g.fields(s, LIFECYCLE_FIELDS)
-    extra = g.extra(s, prefix="lifecycle.")
-    if fields or extra or "lifecycle" in g.strings(s, KG.emptyKey):
-        return Lifecycle(extra=extra, **fields)
-    return MISSING
-
-
-def _read_history(g: _Graph, s: str) -> Any:
-    entries = g.ordered(s, KG.historyEntry)
-    if not entries:
-        return g.container(s, "history", [])
-    history = []
-    for h in entries:
-        changes_nodes = g.ordered(h, KG.fieldChange)
-        changes: Any = (
-            [FieldChange(extra=g.extra(fc), **g.fields(fc, CHANGE_FIELDS)) for fc in changes_nodes]
-            if changes_nodes else g.container(h, "changes", [])
-        )
-        history.append(HistoryEntry(changes=changes, extra=g.extra(h), **g.fields(h, HISTORY_FIELDS)))
-    return history
-
-
-def edges_from_quads(quads: Iterable[Quad], iris: Iris) -> list[Edge]:
-    """Rebuild the edges stored in the edges graph, in their input order."""
-    g = _Graph(quads)
-    relations = [s for s, preds in g.index.items() if KG.edgeType.value in preds]
-    relations.sort(key=lambda r: int(g.one(r, KG.position).value))
-    skip = len(iris.system("x").value) - 1
-    return [
-        Edge(source=g.one(r, KG.source).value[skip:], target=g.one(r, KG.target).value[skip:],
-             type=g.one(r, KG.edgeType).value, extra=g.extra(r), **g.fields(r, EDGE_FIELDS))
-        for r in relations
-    ]
-
-
-def header_from_quads(quads: Iterable[Quad], node: NamedNode) -> dict | None:
-    g = _Graph(quads)
-    term = g.one(node.value, KG.header)
-    return json_value(term) if term is not None else None

@@ -1,0 +1,23 @@
+"""Records <-> quads: the two layers of the graph, and the way back to the catalog JSON.
+
+* ``to_quads``: a record -> the quads of its named graph (faithful and typed layers),
+  an edge -> its relation, a file header -> its source-file node;
+* ``from_quads``: those quads -> the record, the edges, the header again;
+* ``catalog_json``: the whole catalog JSON rebuilt from a store's graphs;
+* ``fields``: JSON values <-> RDF terms, and the field tables both directions share.
+"""
+
+from .catalog_json import QuadSource, catalog_json, catalog_records, write_catalog_json
+from .fields import date_literal, iri_or_text, json_literal, json_value, value_literal
+from .from_quads import edges_from_quads, header_from_quads, record_from_quads
+from .to_quads import (
+    FEATURE_FAMILIES, NUMBER_COLUMNS, PROTOCOL_COLUMNS, feature_family, record_quads, relation_quads,
+    source_file_quads,
+)
+
+__all__ = [
+    "FEATURE_FAMILIES", "NUMBER_COLUMNS", "PROTOCOL_COLUMNS", "QuadSource", "catalog_json", "catalog_records",
+    "date_literal", "edges_from_quads", "feature_family", "header_from_quads", "iri_or_text", "json_literal",
+    "json_value", "record_from_quads", "record_quads", "relation_quads", "source_file_quads", "value_literal",
+    "write_catalog_json",
+]

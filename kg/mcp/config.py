@@ -1,0 +1,51 @@
+"""What ``kg mcp`` can be told: the store, the query limits, the worker pool and the HTTP port.
+
+This module stays light (no MCP SDK, no pyoxigraph): the command line reads the defaults
+from it while it builds its parser. The query limits are the SPARQL endpoint's
+(:mod:`kg.serve.config`), so a query the endpoint refuses the MCP server refuses too.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from ..errors import StoreError, UsageError
+from ..serve.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB
+from ..vocab import DEFAULT_BASE, Iris
+
+HTTP_HOST = "127.0.0.1"  # streamable HTTP listens on this machine only
+DEFAULT_HTTP_PORT = 8765
+HTTP_PATH = "/mcp"
+DEFAULT_WORKERS = 2  # an agent asks one thing at a time; the second worker answers while one is replaced
+DEFAULT_TOP = 10  # systems the analyze tool lists by default
+
+
+@dataclass
+class McpConfig:
+    """Everything ``kg mcp`` can be told; the CLI options map one to one.
+
+    >>> McpConfig(store=".", timeout=0).check()
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: timeout, max-rows and workers must be positive
+    """
+
+    store: str
+    base: str = DEFAULT_BASE
+    timeout: float = DEFAULT_TIMEOUT
+    max_rows: int = DEFAULT_MAX_ROWS
+    max_bytes: int = DEFAULT_MAX_BYTES
+    workers: int = DEFAULT_WORKERS
+    worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB
+
+    def check(self) -> None:
+        if self.timeout <= 0 or self.max_rows < 1 or self.workers < 1:
+            raise UsageError("timeout, max-rows and workers must be positive")
+        if not os.path.isdir(self.store):
+            raise StoreError(f"no store at {self.store}: run 'kg build' first (or pass --store)")
+        Iris(self.base)
+
+    def worker_settings(self) -> dict:
+        """The settings a query worker (kg.serve.worker) is started with."""
+        return {"store": self.store, "base": self.base, "memory_mb": self.worker_memory_mb, "parent": os.getpid()}

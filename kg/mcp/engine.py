@@ -1,0 +1,103 @@
+"""The work behind the tools: the store read-only, the query worker pool, and the endpoint's limits.
+
+Every SPARQL text, named or not, runs in a query worker of :class:`kg.serve.pool.WorkerPool`
+(the endpoint's own): the worker checks it with the guard, a query past its deadline is
+stopped by killing its process, and a result of more than ``max_rows`` rows is refused,
+never cut short. A ``sparql`` text is also checked with the guard here, before any worker
+sees it. Nothing here writes: the store is opened read-only, workers open it read-only,
+and there is no update path at all.
+
+The small reads that need no deadline (does a system exist, a system's record) use the
+store opened read-only in this process.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from types import TracebackType
+from typing import Any, Mapping
+
+from ..errors import QueryError
+from ..queries import NamedQuery, bound_text, row_limit
+from ..serve.config import MAX_QUERY_CHARS
+from ..serve.pool import PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
+from ..sparql.guard import QueryRefused, check_query
+from ..store import GraphStore
+from ..vocab import Iris
+from .config import McpConfig
+from .results import GRAPH_FORMAT, SOLUTIONS_FORMAT, decode
+
+
+class Engine:
+    """A read-only store and its query workers, with the server's deadline and row cap."""
+
+    def __init__(self, config: McpConfig) -> None:
+        config.check()
+        self.config = config
+        self.iris = Iris(config.base)
+        self.store = GraphStore.open_existing(config.store, read_only=True)
+        self.graphs = {g.value for g in self.store.named_graphs()}
+        self.pool = WorkerPool(config.worker_settings(), config.workers)
+
+    def start(self) -> "Engine":
+        self.pool.start()
+        return self
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def __enter__(self) -> "Engine":
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    # -- queries -------------------------------------------------------------
+
+    def sparql(self, text: str, timeout: float | None = None) -> dict[str, Any]:
+        """A SPARQL query of the caller's, guarded, under the deadline (at most the server's)."""
+        if len(text) > MAX_QUERY_CHARS:
+            raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+        try:
+            check_query(text, self.graphs)
+        except QueryRefused as err:
+            if "not a query" in str(err):  # the guard's words for an update, which has no path here
+                raise QueryRefused("this is not a query: this server is read-only and takes no SPARQL Update") \
+                    from None
+            raise
+        return self._run(text, self.deadline_seconds(timeout))
+
+    def named(self, query: NamedQuery, params: Mapping[str, str]) -> dict[str, Any]:
+        """A named query with its parameters bound (never pasted), capped at its ``limit``."""
+        text = bound_text(query, params, self.iris)
+        return self._run(text, self.config.timeout, limit=row_limit(query, params))
+
+    def deadline_seconds(self, timeout: float | None) -> float:
+        """The caller's timeout if it is shorter than the server's, else the server's."""
+        if timeout is None:
+            return self.config.timeout
+        if timeout <= 0:
+            raise QueryError("timeout must be a positive number of seconds")
+        return min(timeout, self.config.timeout)
+
+    def _run(self, text: str, seconds: float, limit: int | None = None) -> dict[str, Any]:
+        msg = {"op": "query", "query": text, "solutions": SOLUTIONS_FORMAT, "graph": GRAPH_FORMAT,
+               "max_rows": self.config.max_rows, "max_bytes": self.config.max_bytes}
+        return decode(self._call(msg, seconds), limit)
+
+    def _call(self, msg: dict, seconds: float) -> dict:
+        try:
+            return self.pool.call(msg, time.monotonic() + seconds)
+        except WorkerTimeout:
+            raise QueryError(f"timeout: the query ran longer than {seconds:g} s and was stopped; "
+                             "narrow it (a LIMIT, fewer unbound patterns)") from None
+        except PoolBusy:
+            raise QueryError(f"busy: all {self.pool.size} query workers stayed busy for {seconds:g} s; "
+                             "try again") from None
+        except WorkerDied as died:
+            if died.args and died.args[0] == -signal.SIGABRT:
+                raise QueryError("out-of-memory: the query needed more memory than a worker may use "
+                                 f"({self.config.worker_memory_mb} MiB)") from None
+            raise QueryError("worker-died: the query worker stopped and was replaced") from None

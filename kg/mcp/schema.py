@@ -1,0 +1,129 @@
+"""JSON Schemas of the named-query tools, built from each query's header, and the arguments they take.
+
+A query's ``# param:`` lines give each property its JSON type and format, whether it
+is required, its default and its description; the ``# title:``, ``# question:`` and
+``# returns:`` lines give the tool its description. Arguments arrive as JSON values and
+leave as the text :mod:`kg.queries` checks and binds (never pasted into SPARQL).
+
+>>> from kg.queries import load
+>>> schema = input_schema(load("search"))
+>>> schema["required"], schema["properties"]["tier"]["type"], schema["properties"]["limit"]["default"]
+(['text'], 'integer', 50)
+>>> query_params(load("search"), {"text": "memory", "tier": 1})
+{'text': 'memory', 'tier': '1'}
+>>> query_params(load("search"), {"txt": "memory"})
+Traceback (most recent call last):
+...
+kg.errors.QueryError: search has no argument 'txt'; it takes: text, section, tier, limit
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..errors import QueryError, safe_text
+from ..queries import NamedQuery, Param
+from ..vocab import ID_PATTERN
+
+#: JSON Schema of each ``# param:`` type of kg.queries.
+PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
+    "string": {"type": "string"},
+    "integer": {"type": "integer"},
+    "decimal": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "date": {"type": "string", "format": "date"},
+    "iri": {"type": "string", "format": "iri"},
+    "system": {"type": "string", "pattern": ID_PATTERN.pattern},
+    "limit": {"type": "integer", "minimum": 0},
+}
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+}
+
+
+def is_check(query: NamedQuery) -> bool:
+    """Whether the query is a catalog-wide validation rule (``check-*``: every row is a violation)."""
+    return query.name.startswith("check-")
+
+
+def tool_description(query: NamedQuery) -> str:
+    """The tool's description: its question (or title) and what it returns; checks say so first."""
+    lines = []
+    if is_check(query):
+        lines.append("Check (a catalog-wide validation rule of kg validate): every row is a violation; "
+                     "no rows means the catalog passes.")
+    lines.append(query.question or query.title or f"The named query {query.name}.")
+    if query.title and query.question:
+        lines[-1] = f"{query.title}: {query.question}"
+    if query.returns:
+        lines.append(f"Returns: {query.returns}.")
+    return " ".join(lines)
+
+
+def default_value(param: Param) -> Any:
+    """A parameter's default as a JSON value of its type ("50" -> 50), or None."""
+    if param.default is None:
+        return None
+    if param.type in ("integer", "limit"):
+        return int(param.default)
+    if param.type == "decimal":
+        return float(param.default)
+    if param.type == "boolean":
+        return param.default.lower() == "true"
+    return param.default
+
+
+def property_schema(param: Param) -> dict[str, Any]:
+    """The JSON Schema of one parameter: its type (and format), description and default."""
+    schema = dict(PARAM_SCHEMAS[param.type])
+    if param.doc:
+        schema["description"] = param.doc
+    default = default_value(param)
+    if default is not None:
+        schema["default"] = default
+    return schema
+
+
+def input_schema(query: NamedQuery) -> dict[str, Any]:
+    """The tool's input schema: an object with one property per parameter, no others."""
+    return {
+        "type": "object",
+        "properties": {p.name: property_schema(p) for p in query.params},
+        "required": [p.name for p in query.params if not p.optional],
+        "additionalProperties": False,
+    }
+
+
+def _text(param: Param, value: Any, tool: str) -> str:
+    """One argument as the text kg.queries checks; a value of the wrong JSON type is an error."""
+    expected = PARAM_SCHEMAS[param.type]["type"]
+    fits = isinstance(value, _JSON_TYPES[expected]) and not (expected != "boolean" and isinstance(value, bool))
+    if not fits:
+        raise QueryError(f"{tool}: argument {param.name} must be a JSON {expected} ({param.type}), "
+                         f"got {safe_text(repr(value), 80)}")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and expected == "number":
+        return str(int(value))
+    return str(value)
+
+
+def query_params(query: NamedQuery, arguments: Mapping[str, Any] | None) -> dict[str, str]:
+    """The tool's arguments as kg.queries parameters (text); unknown names, missing
+    required ones and values of the wrong type are errors that say what the tool takes."""
+    arguments = dict(arguments or {})
+    declared = {p.name: p for p in query.params}
+    unknown = [name for name in arguments if name not in declared]
+    if unknown:
+        takes = ", ".join(declared) or "no arguments"
+        raise QueryError(f"{query.name} has no argument {', '.join(repr(safe_text(n, 40)) for n in unknown)}; "
+                         f"it takes: {takes}")
+    params: dict[str, str] = {}
+    for param in query.params:
+        value = arguments.get(param.name)
+        if value is None:
+            if not param.optional:
+                raise QueryError(f"{query.name} needs the argument {param.name} ({param.type}): {param.doc}")
+            continue
+        params[param.name] = _text(param, value, query.name)
+    return params

@@ -1,0 +1,182 @@
+"""The items of a batch, checked: each raw record or edge becomes a typed one, or a ``RecordError``.
+
+The checks of what a reader hands over, beyond the structure ``kg.records`` checks:
+text the graph cannot hold (lone surrogates, NaN, non-JSON values, nesting deeper
+than ``MAX_DEPTH``, for items handed over by the API rather than parsed by kg), a
+duplicate id in one file, self-edges and duplicate edges; and the warnings about
+what goes in but deserves a look (risky link schemes, unknown edge types).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Generic, Iterator, TypeVar
+
+from ..errors import RecordError
+from ..records import Edge, Record, edge_from_json, record_from_json
+from ..vocab import EDGE_PROPERTIES
+from .json_files import MAX_DEPTH, Batch, json_depth
+from .stream import CatalogStream
+
+
+Item = TypeVar("Item", Record, Edge)
+
+
+@dataclass
+class Checked(Generic[Item]):
+    """One item of an input, checked: ``item`` is None when ``error`` says why it was set aside."""
+
+    source: str
+    index: int
+    item: Item | None = None
+    error: RecordError | None = None
+    warnings: list[RecordError] = field(default_factory=list)
+
+
+class ItemChecker:
+    """Checks the items of the inputs of one ingest, in order. It remembers the edges
+    seen, so that an edge given twice (in one file or in two) is a duplicate."""
+
+    def __init__(self) -> None:
+        self.edge_keys: dict[tuple[str, str, str], str] = {}
+
+    def records(self, batch: Batch | CatalogStream) -> Iterator[Checked[Record]]:
+        """The records of a catalog or records batch; an id met twice in it is an error."""
+        seen_here: dict[str, int] = {}
+        for index, raw in enumerate(batch.items):
+            checked: Checked[Record] = Checked(batch.source, index)
+            try:
+                check_plain_json(raw, batch.source, index)
+                record = record_from_json(raw, source=batch.source, index=index)
+                if record.id in seen_here:
+                    raise RecordError(batch.source, index, record.id, "id",
+                                      f"duplicate id (first at [{seen_here[record.id]}] of the same file)")
+            except RecordError as err:
+                checked.error = err
+                yield checked
+                continue
+            seen_here[record.id] = index
+            checked.item = record
+            checked.warnings = record_warnings(record, batch.source, index)
+            yield checked
+
+    def edges(self, batch: Batch) -> Iterator[Checked[Edge]]:
+        """The edges of an edges batch: no self-edge, no edge met before in this ingest."""
+        for index, raw in enumerate(batch.items):
+            checked: Checked[Edge] = Checked(batch.source, index)
+            try:
+                check_plain_json(raw, batch.source, index)
+                edge = edge_from_json(raw, source=batch.source, index=index)
+                self._check_edge(edge, batch.source, index)
+            except RecordError as err:
+                checked.error = err
+                yield checked
+                continue
+            checked.item = edge
+            checked.warnings = edge_warnings(edge, batch.source, index)
+            yield checked
+
+    def _check_edge(self, edge: Edge, source: str, index: int) -> None:
+        where = f"{edge.source} -> {edge.target}"
+        if edge.source == edge.target:
+            raise RecordError(source, index, where, "target", "self-edge: source and target are the same record")
+        if edge.key in self.edge_keys:
+            raise RecordError(source, index, where, "type",
+                              f"duplicate edge ({edge.type}); first seen at {self.edge_keys[edge.key]}")
+        self.edge_keys[edge.key] = f"[{index}]"
+
+
+# ---------------------------------------------------------------------------
+# Text the graph cannot hold
+
+
+def _first_bad_text(value: object, path: str) -> str | None:
+    """Path of the first string holding a lone surrogate (not encodable, so not RDF)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}" if path else key
+            found = _first_bad_text(key, here) or _first_bad_text(item, here)
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _first_bad_text(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def check_plain_json(raw: object, source: str, index: int) -> None:
+    """Refuse what cannot be stored as it is: lone surrogates, NaN/Infinity, non-JSON values,
+    nesting deeper than ``MAX_DEPTH`` (items handed over by the API, not parsed by kg)."""
+    def fail(path: str, message: str) -> RecordError:
+        record_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        shown = None if record_id is None else record_id.encode("utf-8", "backslashreplace").decode()
+        return RecordError(source, index, shown, path, message)
+
+    if json_depth(raw) > MAX_DEPTH:
+        raise fail("(record)", f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        json.dumps(raw, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise fail(_first_bad_text(raw, "") or "(record)",
+                   "holds a lone surrogate (not valid Unicode text)") from None
+    except (ValueError, TypeError, RecursionError) as err:
+        raise fail("(record)", f"is not plain JSON: {err}") from None
+
+
+# ---------------------------------------------------------------------------
+# Warnings: what goes in, but deserves a look
+
+_SCHEME = re.compile(r"^[\s\x00-\x1f]*([A-Za-z][A-Za-z0-9+.\-]*):(?=\S)")
+
+
+def link_scheme_problem(text: object) -> str | None:
+    """Why a citation or URL is a risky non-web link (``javascript:``, ``file:``, ``data:``, ...).
+
+    It is kept as text (``kg.mapping.iri_or_text`` only makes http(s) IRIs); this only
+    explains it. Free text ("see the docs") and http(s) URLs give None.
+
+    >>> link_scheme_problem("javascript:alert(1)")
+    "a 'javascript:' link, not http(s); kept as text"
+    >>> link_scheme_problem("https://example.org/x") is None, link_scheme_problem("Note: see docs") is None
+    (True, True)
+    """
+    if not isinstance(text, str):
+        return None
+    match = _SCHEME.match(text)
+    if match is None or match.group(1).lower() in ("http", "https"):
+        return None
+    return f"a '{match.group(1).lower()}:' link, not http(s); kept as text"
+
+
+def record_warnings(record: Record, source: str, index: int) -> list[RecordError]:
+    found = []
+    problem = link_scheme_problem(record.url)
+    if problem:
+        found.append(RecordError(source, index, record.id, "url", problem))
+    for slug, cell in (record.cells or {}).items():
+        problem = link_scheme_problem(cell.citation)
+        if problem:
+            found.append(RecordError(source, index, record.id, f"cells.{slug}.citation", problem))
+    return found
+
+
+def edge_warnings(edge: Edge, source: str, index: int) -> list[RecordError]:
+    where = f"{edge.source} -> {edge.target}"
+    found = []
+    if edge.type not in EDGE_PROPERTIES:
+        found.append(RecordError(source, index, where, "type", f"unknown edge type {edge.type!r}: kept as a "
+                                 "relation without a direct link (kg validate reports it)"))
+    problem = link_scheme_problem(edge.citation)
+    if problem:
+        found.append(RecordError(source, index, where, "citation", problem))
+    return found

@@ -1,0 +1,258 @@
+"""JSON input files -> batches of raw catalog items (strict JSON, shape from the content).
+
+Reads bulk catalog files, single per-system export records (and folders of
+them), JSON Lines streams of records, edges files, and ``-`` for stdin. The
+shape is detected from the content, never from the file name.
+
+>>> batch = read_text('{"schemaVersion": "1", "edges": []}', "edges.json")
+>>> batch.kind, batch.header
+('edges', {'schemaVersion': '1'})
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import SourceError
+from ..rdffiles import check_start
+
+BULK = "catalog"
+RECORDS = "records"
+EDGES = "edges"
+
+EXPECTED = (
+    "expected a catalog file ({'schemaVersion', 'generatedAt', 'records': [...]}), "
+    "an edges file ({'edges': [...]}), one record ({'id', 'name', 'cells', ...}) "
+    "or JSON Lines of records"
+)
+
+
+@dataclass
+class Batch:
+    """The raw items of one input: ``kind`` is catalog, records or edges."""
+
+    source: str
+    kind: str
+    items: list[Any]
+    header: dict | None = None
+    companion: "Batch | None" = None  # the edges of a combined catalog-json document
+
+    def expanded(self) -> list["Batch"]:
+        """This batch, then its companion (if any)."""
+        return [self] if self.companion is None else [self, self.companion]
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"duplicate key {key!r}")
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:40]} is too large")
+    return value
+
+
+MAX_DEPTH = 64  # the catalog needs 6 levels; deeper input is refused, never a RecursionError later
+
+
+def json_depth(doc: Any) -> int:
+    """How deeply lists and objects nest in ``doc`` (a scalar is 0). Iterative: no recursion."""
+    deepest = 0
+    stack = [(doc, 1)] if isinstance(doc, (dict, list)) else []
+    while stack:
+        value, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                break
+        items = value.values() if isinstance(value, dict) else value
+        stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return deepest
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # beyond Python's limit on digits (4300 by default)
+        raise ValueError(f"number {text[:20]}... has {len(text.lstrip('-'))} digits, too many") from None
+
+
+# The strict rules, shared with the streaming reader (kg.sources.stream).
+STRICT_HOOKS: dict[str, Any] = {"object_pairs_hook": _no_duplicate_keys, "parse_constant": _no_constant,
+                                "parse_float": _finite, "parse_int": _integer}
+
+
+def parse_json(text: str) -> Any:
+    """Strict JSON: no NaN/Infinity, no duplicate keys, no numbers that overflow to infinity,
+    no nesting deeper than ``MAX_DEPTH``.
+
+    Raises ``ValueError`` (``json.JSONDecodeError`` for syntax errors).
+
+    >>> parse_json('{"a": [1, 2.5, "x"]}')
+    {'a': [1, 2.5, 'x']}
+    >>> parse_json('[' * 65 + ']' * 65)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested more than 64 levels deep
+    """
+    try:
+        doc = json.loads(text, **STRICT_HOOKS)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+    if json_depth(doc) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    return doc
+
+
+def _decode(data: bytes, source: str) -> str:
+    check_start(data, source)
+    try:
+        return data.decode("utf-8-sig")  # a UTF-8 byte order mark is harmless: drop it
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise SourceError(source, f"is not valid UTF-8 (byte {err.start}, line {line}: "
+                                  f"{err.object[err.start:err.start + 1]!r})") from None
+
+
+def json_problem(err: ValueError) -> str:
+    if isinstance(err, json.JSONDecodeError):
+        return f"invalid JSON at line {err.lineno} column {err.colno}: {err.msg}"
+    return f"invalid JSON: {err}"
+
+
+def _first_line_is_an_object(text: str) -> bool:
+    """True when the first non-blank line is a whole JSON object by itself (JSON Lines)."""
+    for line in text.splitlines():
+        if line.strip():
+            if not line.lstrip().startswith("{"):
+                return False
+            try:
+                return isinstance(parse_json(line), dict)
+            except ValueError:
+                return False
+    return False
+
+
+def _json_lines(text: str, source: str) -> Batch:
+    items: list[Any] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(parse_json(line))
+        except json.JSONDecodeError as err:
+            raise SourceError(source, f"invalid JSON Lines at line {number} column {err.colno}: {err.msg}") from None
+        except ValueError as err:
+            raise SourceError(source, f"invalid JSON Lines at line {number}: {err}") from None
+    return Batch(source, RECORDS, items)
+
+
+_JSON_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number",
+               bool: "true/false", type(None): "null"}
+
+
+def _shape_problem(doc: Any) -> str:
+    """What the document is instead of a catalog, for the error message."""
+    if isinstance(doc, dict):
+        keys = ", ".join(repr(k) for k in list(doc)[:5]) + (", ..." if len(doc) > 5 else "")
+        return f"an object without 'records', 'edges' or 'id' (keys: {keys or 'none'})"
+    if isinstance(doc, list):
+        return "a list with no record object (an object with an 'id') in it"
+    return _JSON_NAMES.get(type(doc), "a value")
+
+
+def batch_from_document(doc: Any, source: str) -> Batch:
+    """Classify a parsed JSON document by its content.
+
+    A document with both ``records`` and ``edges`` (what ``kg export --format
+    catalog-json`` writes) is a catalog batch carrying its edges in ``companion``.
+    """
+    if isinstance(doc, dict):
+        if "records" in doc:
+            if not isinstance(doc["records"], list):
+                raise SourceError(source, f"'records' must be a list, not {_JSON_NAMES.get(type(doc['records']))}")
+            if "edges" in doc and not isinstance(doc["edges"], list):
+                raise SourceError(source, f"'edges' must be a list, not {_JSON_NAMES.get(type(doc['edges']))}")
+            if "edgesHeader" in doc and not isinstance(doc["edgesHeader"], dict):
+                raise SourceError(source, "'edgesHeader' must be an object")
+            header = {k: v for k, v in doc.items() if k not in ("records", "edges", "edgesHeader")}
+            batch = Batch(source, BULK, doc["records"], header)
+            if "edges" in doc:
+                batch.companion = Batch(source, EDGES, doc["edges"], doc.get("edgesHeader") or {})
+            return batch
+        if "edges" in doc and "id" not in doc:
+            if not isinstance(doc["edges"], list):
+                raise SourceError(source, f"'edges' must be a list, not {_JSON_NAMES.get(type(doc['edges']))}")
+            header = {k: v for k, v in doc.items() if k != "edges"}
+            return Batch(source, EDGES, doc["edges"], header)
+        if "id" in doc:
+            return Batch(source, RECORDS, [doc])
+    if isinstance(doc, list) and (not doc or any(isinstance(item, dict) and "id" in item for item in doc)):
+        return Batch(source, RECORDS, doc)  # a list of records; a bad item is a bad record
+    raise SourceError(source, f"unknown shape: {_shape_problem(doc)}; {EXPECTED}")
+
+
+def read_text(text: str, source: str) -> Batch:
+    """One input's text -> a batch (JSON document or JSON Lines)."""
+    if not text.strip():
+        raise SourceError(source, f"is empty; {EXPECTED}")
+    try:
+        doc = parse_json(text)
+    except ValueError as err:
+        # several lines, the first one a whole object: JSON Lines (one record per line)
+        if isinstance(err, json.JSONDecodeError) and err.lineno > 1 and _first_line_is_an_object(text):
+            return _json_lines(text, source)
+        raise SourceError(source, json_problem(err)) from None
+    return batch_from_document(doc, source)
+
+
+def read_bytes(data: bytes, source: str) -> Batch:
+    return read_text(_decode(data, source), source)
+
+
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+
+
+def json_files_in(folder: Path) -> list[Path]:
+    """The JSON files under ``folder`` (at any depth), in name order."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in JSON_SUFFIXES)
+
+
+def read_paths(paths: list[str]) -> Iterator[Batch]:
+    """Every batch of the given paths: files, folders (their .json/.jsonl files) and ``-``."""
+    for name in paths:
+        if name == "-":
+            yield read_bytes(sys.stdin.buffer.read(), "<stdin>")
+            continue
+        path = Path(name)
+        if path.is_dir():
+            files = json_files_in(path)
+            if not files:
+                raise SourceError(name, "folder holds no .json or .jsonl files")
+            for file in files:
+                yield _read_file(file)
+        else:
+            yield _read_file(path)
+
+
+def _read_file(path: Path) -> Batch:
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise SourceError(str(path), f"cannot be read: {err.strerror or err}") from None
+    return read_bytes(data, str(path))

@@ -1,0 +1,256 @@
+"""A large bulk catalog file read one record at a time, with the whole-file reader's checks.
+
+``scan_catalog`` reads the file once with the strict parser (so a file that
+``read_text`` would refuse is refused before anything is written) and keeps only
+its header and counts; ``CatalogStream.items`` then reads it again, one record at a
+time. Memory stays bounded by the largest record, not the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import SourceError
+from .json_files import BULK, MAX_DEPTH, STRICT_HOOKS, Batch, batch_from_document, check_start, json_depth, json_problem
+
+STREAM_MIN_BYTES = 64 * 1024 * 1024  # kg ingest streams catalog files at least this large
+_READ_BYTES = 1 << 20
+_BLANK = re.compile(r"[ \t\n\r]*")
+_STRICT = json.JSONDecoder(**STRICT_HOOKS)
+_PLAIN = json.JSONDecoder()  # the second reading: the first one proved the strict rules hold
+_ITEM = object()      # key of an item of the records list
+_RECORDS = object()   # value announcing that the records list starts
+
+
+def _skip_blank(text: str, pos: int) -> int:
+    found = _BLANK.match(text, pos)
+    return pos if found is None else found.end()
+
+
+class _NotCatalog(Exception):
+    """The file is not one JSON object with a 'records' list: the whole-file reader takes it."""
+
+
+class _Window:
+    """Decoded text of a UTF-8 file, a window at a time, decoded one JSON value at a time.
+
+    Errors carry the line and column in the whole file, as ``read_text`` gives them.
+    """
+
+    def __init__(self, path: Path, source: str, decoder: json.JSONDecoder) -> None:
+        self.source = source
+        self.decoder = decoder
+        try:
+            self.file = open(path, "rb")
+        except OSError as err:
+            raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
+        self.utf8 = codecs.getincrementaldecoder("utf-8-sig")()
+        self.text = ""
+        self.pos = 0
+        self.eof = False
+        self.line = 1        # line (in the file) of text[0]
+        self.column = 0      # characters before text[0] on that line
+        self.bytes_read = 0
+        self.newlines_read = 0
+
+    def close(self) -> None:
+        self.file.close()
+
+    def read(self, size: int = _READ_BYTES) -> None:
+        """Drop the consumed text and append the next ``size`` bytes of the file."""
+        consumed = self.text[:self.pos]
+        newlines = consumed.count("\n")
+        if newlines:
+            self.line += newlines
+            self.column = len(consumed) - consumed.rfind("\n") - 1
+        else:
+            self.column += len(consumed)
+        try:
+            data = self.file.read(size)
+        except OSError as err:
+            raise SourceError(self.source, f"cannot be read: {err.strerror or err}") from None
+        if self.bytes_read == 0:
+            check_start(data, self.source)
+        try:
+            decoded = self.utf8.decode(data, final=not data)
+        except UnicodeDecodeError as err:
+            line = self.newlines_read + data.count(b"\n", 0, max(err.start, 0)) + 1
+            raise SourceError(self.source, f"is not valid UTF-8 (byte {self.bytes_read + err.start}, line {line}: "
+                                           f"{err.object[err.start:err.start + 1]!r})") from None
+        self.bytes_read += len(data)
+        self.newlines_read += data.count(b"\n")
+        self.eof = not data
+        self.text = self.text[self.pos:] + decoded
+        self.pos = 0
+
+    def peek(self) -> str:
+        """The next character that is not white space ('' at the end of the file)."""
+        while True:
+            self.pos = _skip_blank(self.text, self.pos)
+            if self.pos < len(self.text) or self.eof:
+                return self.text[self.pos:self.pos + 1]
+            self.read()
+
+    def fail(self, message: str, pos: int | None = None) -> SourceError:
+        err = json.JSONDecodeError(message, self.text, self.pos if pos is None else pos)
+        line = self.line + err.lineno - 1
+        column = err.colno + self.column if err.lineno == 1 else err.colno
+        return SourceError(self.source, f"invalid JSON at line {line} column {column}: {err.msg}")
+
+    def value(self) -> Any:
+        """Decode the next JSON value, reading more of the file while it is cut off."""
+        self.peek()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.text, self.pos)
+            except json.JSONDecodeError as err:
+                cut_off = err.pos >= len(self.text) - 12 or err.msg.startswith("Unterminated string")
+                if cut_off and not self.eof:
+                    self.read(max(_READ_BYTES, len(self.text) - self.pos))  # doubles: linear in the value
+                    continue
+                raise self.fail(err.msg, err.pos) from None
+            except RecursionError:
+                raise SourceError(self.source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep") from None
+            except ValueError as err:  # the strict rules: duplicate keys, NaN, huge numbers
+                raise SourceError(self.source, json_problem(err)) from None
+            if end == len(self.text) and not self.eof:  # a number may go on in the next window
+                self.read(max(_READ_BYTES, len(self.text) - self.pos))
+                continue
+            self.pos = end
+            return value
+
+    def take(self, char: str, message: str) -> None:
+        if self.peek() != char:
+            raise self.fail(message)
+        self.pos += 1
+
+
+def _members(window: _Window) -> Iterator[tuple[Any, Any]]:
+    """The top-level object's members as (key, value); a 'records' list comes as
+    ("records", _RECORDS) and then (_ITEM, item) per item. ``_NotCatalog`` when the
+    file is not a single JSON object."""
+    if window.peek() != "{":
+        raise _NotCatalog
+    window.pos += 1
+    if window.peek() == "}":
+        raise _NotCatalog
+    seen: set[str] = set()
+    while True:
+        if window.peek() != '"':
+            raise window.fail("Expecting property name enclosed in double quotes")
+        key = window.value()
+        window.take(":", "Expecting ':' delimiter")
+        if key in seen:
+            raise SourceError(window.source, f"invalid JSON: duplicate key {key!r}")
+        seen.add(key)
+        if key == "records" and window.peek() == "[":
+            window.pos += 1
+            yield key, _RECORDS
+            if window.peek() == "]":
+                window.pos += 1
+            else:
+                while True:
+                    yield _ITEM, window.value()
+                    after = window.peek()
+                    window.pos += 1
+                    if after == "]":
+                        break
+                    if after != ",":
+                        raise window.fail("Expecting ',' delimiter", window.pos - 1)
+        else:
+            yield key, window.value()
+        after = window.peek()
+        window.pos += 1
+        if after == "}":
+            break
+        if after != ",":
+            raise window.fail("Expecting ',' delimiter", window.pos - 1)
+    if window.peek():
+        raise _NotCatalog  # more after the object: JSON Lines, or an error the whole-file reader names
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
+@dataclass
+class CatalogStream:
+    """A bulk catalog file whose records are read one at a time (see ``scan_catalog``).
+
+    It stands in for a ``Batch`` of kind catalog: ``items`` reads the file again on
+    each use and yields its records in order; ``count`` is how many there are.
+    """
+
+    source: str
+    path: Path
+    header: dict
+    count: int
+    stamp: tuple[int, int]
+    companion: Batch | None = None
+    kind: str = BULK
+
+    def expanded(self) -> list[Any]:
+        """This stream, then its companion edges batch (if any)."""
+        return [self] if self.companion is None else [self, self.companion]
+
+    @property
+    def items(self) -> Iterator[Any]:
+        return self._items()
+
+    def _items(self) -> Iterator[Any]:
+        try:
+            changed = _stamp(self.path) != self.stamp
+        except OSError as err:
+            raise SourceError(self.source, f"cannot be read: {err.strerror or err}") from None
+        if changed:
+            raise SourceError(self.source, "changed while it was being read")
+        window = _Window(self.path, self.source, _PLAIN)
+        try:
+            for key, value in _members(window):
+                if key is _ITEM:
+                    yield value
+        finally:
+            window.close()
+
+
+def scan_catalog(path: str | Path, source: str | None = None) -> CatalogStream | None:
+    """Check a bulk catalog file without holding it in memory; None when it is not one.
+
+    The checks are those of ``read_text`` (strict JSON, nesting depth, the header's
+    shape), so the same file is refused with the same ``SourceError`` either way.
+    """
+    path = Path(path)
+    source = source or str(path)
+    try:
+        stamp = _stamp(path)
+    except OSError as err:
+        raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
+    window = _Window(path, source, _STRICT)
+    others: dict[str, Any] = {}
+    count, listed = 0, False
+    try:
+        for key, value in _members(window):
+            if key is _ITEM:
+                if json_depth(value) > MAX_DEPTH - 2:  # the document nests two levels above a record
+                    raise SourceError(source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
+                count += 1
+            elif value is _RECORDS:
+                listed = True
+            else:
+                if json_depth(value) > MAX_DEPTH - 1:
+                    raise SourceError(source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
+                others[key] = value
+    except _NotCatalog:
+        return None
+    finally:
+        window.close()
+    if not listed:
+        return None
+    batch = batch_from_document({**others, "records": []}, source)
+    return CatalogStream(source, path, batch.header or {}, count, stamp, batch.companion)

@@ -1,0 +1,151 @@
+"""Parameter values bound into SPARQL query text: the one binding semantics of kg.
+
+A parameter is a variable of the query that stands for one given RDF term. Binding
+gives it the meaning of a constant throughout the query, as SPARQL's SEP-0007
+substitution does. :func:`bind` adds ``VALUES (?name ...) { (term ...) }``
+
+- at the top of the query's WHERE group, for every parameter, and
+- at the top of every nested group (OPTIONAL, UNION branch, MINUS, GRAPH, EXISTS,
+  the WHERE group of a sub-SELECT) whose text mentions the parameter; for a
+  sub-SELECT, a mention anywhere in it counts (its projection, GROUP BY, HAVING).
+
+The WHERE group binds every parameter even when the text does not mention it, so a
+parameter a query ignores still joins (one row of VALUES: no change to the answers).
+CONSTRUCT templates and VALUES data blocks are left alone.
+
+>>> from pyoxigraph import Literal, NamedNode
+>>> print(bind("SELECT ?s WHERE { ?s ?p ?id OPTIONAL { ?s ?q ?id } }", {"id": Literal("x")}))
+SELECT ?s WHERE { VALUES (?id) { ("x") } ?s ?p ?id OPTIONAL { VALUES (?id) { ("x") } ?s ?q ?id } }
+
+Why not one VALUES block at the top only: a sub-SELECT that does not project the
+variable never sees it, so the parameter would not reach it and the sub-SELECT would
+count every row instead of the rows of the given term:
+
+>>> print(bind("SELECT ?n { { SELECT (COUNT(*) AS ?n) { ?s ?p ?o } } }", {"o": NamedNode("https://e.org/a")}))
+SELECT ?n { VALUES (?o) { (<https://e.org/a>) } { SELECT (COUNT(*) AS ?n) { VALUES (?o) { (<https://e.org/a>) } ?s ?p ?o } } }
+
+Why not pyoxigraph's own ``substitutions=`` (SEP-0007 itself): pyoxigraph 0.5.13
+refuses a variable that is not in the SELECT projection ("The SPARQL query does not
+contains variable ?o in its SELECT projection"), and most parameters are not
+projected. tests/test_sparql_binding.py keeps a test of that limitation; when it fails,
+pyoxigraph has lifted it and :func:`bind` can hand the terms to ``substitutions=``.
+
+Values never become query text by formatting: each term is serialised by pyoxigraph
+(``str(term)``), which escapes it, so a value cannot change the query's structure:
+
+>>> print(bind('ASK { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
+ASK { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from pyoxigraph import Literal, NamedNode
+
+from ..errors import QueryError
+from .lexer import Token, code_tokens, query_form
+
+Term = NamedNode | Literal
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(eq=False)
+class _Group:
+    """One ``{ ... }`` of the query: where it opens, what it is, what it encloses."""
+
+    start: int  # index of its '{' token
+    kind: str  # group, subselect, data (VALUES), template (CONSTRUCT), construct-where
+    parent: "_Group | None"
+    end: int = -1  # index of its '}' token
+
+    def inside(self, other: "_Group") -> bool:
+        return other.start < self.start and self.end < other.end
+
+
+def bind(sparql: str, terms: Mapping[str, Term]) -> str:
+    """``sparql`` with each parameter of ``terms`` (variable name -> IRI or literal)
+    bound as described above; a QueryError when that cannot be done."""
+    if not terms:
+        return sparql
+    _check_terms(terms)
+    if query_form(sparql) == "UPDATE":
+        raise QueryError("cannot bind parameters in a SPARQL Update")
+    tokens = code_tokens(sparql)
+    groups = _groups(tokens)
+    top = [g for g in groups if g.kind in ("group", "construct-where")
+           and not any(g.inside(o) for o in groups if o.kind != "template")]
+    if not top:
+        raise QueryError("cannot bind parameters: the query has no WHERE group")
+    if any(g.kind == "construct-where" for g in top):
+        raise QueryError("cannot bind parameters in the short form CONSTRUCT WHERE { ... }")
+    inserts: list[tuple[int, list[str]]] = []
+    for group in groups:
+        if group.kind != "group":
+            continue
+        if group in top:
+            names = list(terms)
+        else:
+            scope = group.parent if group.parent is not None and group.parent.kind == "subselect" else group
+            used = {t.text[1:] for t in tokens[scope.start:scope.end] if t.kind == "var"}
+            names = [name for name in terms if name in used]
+        if names:
+            inserts.append((tokens[group.start].end, names))
+    out = sparql
+    for at, names in sorted(inserts, reverse=True):
+        out = out[:at] + _values_block(names, terms) + out[at:]
+    return out
+
+
+def _check_terms(terms: Mapping[str, Term]) -> None:
+    for name, term in terms.items():
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise QueryError(f"not a SPARQL variable name: {name!r}")
+        if not isinstance(term, (NamedNode, Literal)):
+            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
+
+
+def _values_block(names: list[str], terms: Mapping[str, Term]) -> str:
+    variables = " ".join(f"?{name}" for name in names)
+    values = " ".join(str(terms[name]) for name in names)  # pyoxigraph's serialiser escapes
+    return f" VALUES ({variables}) {{ ({values}) }}"
+
+
+def _groups(tokens: list[Token]) -> list[_Group]:
+    """Every brace group of the query, in the order they close."""
+    groups: list[_Group] = []
+    stack: list[_Group] = []
+    words: list[str] = []  # keywords since the last brace
+    values_pending = construct_pending = False
+    for index, token in enumerate(tokens):
+        if token.kind == "word":
+            words.append(token.word)
+            values_pending = values_pending or token.word == "VALUES"
+            construct_pending = construct_pending or token.word == "CONSTRUCT"
+            continue
+        if token.text == "{":
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            if values_pending:
+                kind, values_pending = "data", False
+            elif construct_pending:
+                kind = "construct-where" if words[-1:] == ["WHERE"] else "template"
+                construct_pending = False
+            elif following is not None and following.word == "SELECT":
+                kind = "subselect"
+            else:
+                kind = "group"
+            stack.append(_Group(index, kind, stack[-1] if stack else None))
+            words = []
+        elif token.text == "}":
+            if not stack:
+                raise QueryError("malformed SPARQL: unbalanced '}'")
+            group = stack.pop()
+            group.end = index
+            groups.append(group)
+            words = []
+    if stack:
+        raise QueryError("malformed SPARQL: unbalanced '{'")
+    return groups

@@ -1,0 +1,297 @@
+"""The process pool of the split run: the parts of the store checked on all cores.
+
+Each worker opens a snapshot of the on-disk store read-only (``GraphStore.backup``
+then ``GraphStore.open_existing``) and reads its parts from it; an in-memory store
+sends each part's triples to the workers as N-Triples instead. Only the workers
+use the pySHACL speed-ups (``kg.validation.speedups``, for the tested pySHACL
+versions); with ``jobs=1`` the parts are checked in the calling process with stock
+pySHACL: no process to start for a few records (``--record``, ``revalidate``, the
+fixtures), and a stock reference that the pool's results are tested against.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import pyoxigraph
+import rdflib
+from rdflib import URIRef
+
+from ..errors import StoreError
+from ..store import GraphStore
+from ..vocab import RDFS, Iris
+from . import speedups
+from .engine import Converter, ShaclEngine
+from .parts import (by_subject, closure_quads, graph_quads, lazy_triples, our_part_quads, part_list, payload,
+                    rest_homes)
+from .readplan import ReadPlan, read_plan
+from .report import Result
+from .rules import shapes_graph
+from .locality import SplitPlan
+
+RECORDS_PER_CALL = 24  # records per pySHACL call: its per-call cost is small, smaller graphs are faster
+_RDFS_SUBCLASS = URIRef(RDFS.subClassOf.value)
+
+Task = tuple[str, list[str], "bytes | None", bytes]  # kind, graph IRIs, the part's triples or None, lazy triples
+
+
+@dataclass(frozen=True)
+class OwnShapes:
+    """The user's shapes as the workers get them: the triples (blank nodes keep their ids), the
+    rule names of the shapes, and the split plan."""
+
+    triples: tuple[tuple[Any, Any, Any], ...]
+    names: dict[Any, str]
+    split: SplitPlan
+
+    def graph(self) -> rdflib.Graph:
+        graph = rdflib.Graph(bind_namespaces="none")
+        for triple in self.triples:
+            graph.add(triple)
+        return graph
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every part of one run shares: the base, the read plan, the class hierarchy, the shapes."""
+
+    base: str
+    plan: ReadPlan
+    schema: list[tuple[str, str]] = field(default_factory=list)
+    own: OwnShapes | None = None
+    fast: bool = False  # the speed-ups, in workers only
+
+
+@dataclass
+class PartRun:
+    """The results of the parts, and what the run took."""
+
+    results: list[Result]
+    timings: dict[str, float]
+    notes: list[str]
+
+
+@lru_cache(maxsize=4)
+def our_read_plan(base: str) -> ReadPlan:
+    """The read plan of our record-local shapes for ``base``."""
+    return read_plan(shapes_graph(Iris(base), cross=False))
+
+
+_ENGINES: dict[tuple[str, bool], ShaclEngine] = {}
+
+
+def _our_engine(base: str, fast: bool) -> ShaclEngine:
+    """The pySHACL engine of our record-local shapes for ``base`` (once per process)."""
+    if (base, fast) not in _ENGINES:
+        iris = Iris(base)
+        _ENGINES[(base, fast)] = ShaclEngine(shapes_graph(iris, cross=False), iris, fast=fast)
+    return _ENGINES[(base, fast)]
+
+
+class PartChecker:
+    """Checks parts of one run, reading them from ``store`` (None: parts bring their triples)."""
+
+    def __init__(self, setup: Setup, store: GraphStore | None, *, fast: bool) -> None:
+        self.setup = setup
+        self.iris = Iris(setup.base)
+        self.store = store
+        if setup.own is None:
+            self.engine = _our_engine(setup.base, fast)
+        else:
+            self.engine = ShaclEngine(setup.own.graph(), self.iris, setup.own.names, fast=fast)
+        self.convert = Converter()  # one term cache per checker
+        self._shared: dict[Any, list[Any]] | None = None
+
+    def check(self, task: Task) -> tuple[list[Result], float]:
+        """Validate one part: a list of record graphs (or the other graphs) with what they reach.
+
+        ``task``: (kind, graph IRIs, the part's triples as N-Triples when the checker
+        cannot read the store or None, the few triples of the plan's lazy predicates
+        the part needs).
+        """
+        kind, graphs, part_triples, lazy = task
+        started = time.process_time()
+        data = rdflib.Graph()
+        if self.setup.own is not None:
+            self._fill_own(data, kind, graphs, part_triples)
+        else:
+            self._fill_ours(data, kind, graphs, part_triples, lazy)
+        return self.engine.run(data), time.process_time() - started
+
+    def _fill_ours(self, data: rdflib.Graph, kind: str, graphs: list[str], part_triples: bytes | None,
+                   lazy: bytes) -> None:
+        plan = self.setup.plan
+        for sub, sup in self.setup.schema:  # the class hierarchy, wherever it is stated
+            data.add((URIRef(sub), _RDFS_SUBCLASS, URIRef(sup)))
+        # the lazy predicates' few triples: added like the rest, and they reach shared resources too
+        lazy_quads = list(pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)) if lazy else []
+        if part_triples is not None:
+            self.convert.fill(data, pyoxigraph.parse(part_triples, format=pyoxigraph.RdfFormat.N_TRIPLES), plan)
+            self.convert.fill(data, lazy_quads)
+            return
+        assert self.store is not None
+        if self._shared is None:
+            self._shared = by_subject(graph_quads(self.store, self.iris.shared_graph, plan))
+        self.convert.fill(data, our_part_quads(self.store, self.iris, plan, kind, graphs, self._shared, lazy_quads))
+
+    def _fill_own(self, data: rdflib.Graph, kind: str, graphs: list[str], part_triples: bytes | None) -> None:
+        if part_triples is not None:
+            self.convert.fill(data, pyoxigraph.parse(part_triples, format=pyoxigraph.RdfFormat.N_TRIPLES))
+            return
+        assert self.store is not None and self.setup.own is not None
+        self.convert.fill(data, own_part_quads(self.store, self.iris, self.setup, kind, graphs))
+
+
+def own_part_quads(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str]) -> list[Any]:
+    """The triples one part of a user-shapes run needs (``kg.validation.user_shapes``)."""
+    assert setup.own is not None
+    homes = list(graphs) if kind == "records" else rest_homes(store, iris, graphs)
+    return closure_quads(store, homes, setup.own.split, setup.plan.predicates)
+
+
+# ---------------------------------------------------------------------------
+# Workers: each opens the store itself (read-only) and validates parts of it
+
+
+_WORKER: dict[str, PartChecker] = {}
+
+
+def _worker_init(store_path: str | None, setup: Setup) -> None:
+    store = GraphStore.open_existing(store_path, read_only=True) if store_path else None
+    fast = setup.fast and speedups.supported(speedups.installed_version())
+    _WORKER["checker"] = PartChecker(setup, store, fast=fast)
+
+
+def _check_in_worker(task: Task) -> tuple[list[Result], float]:
+    return _WORKER["checker"].check(task)
+
+
+def _start_method() -> multiprocessing.context.BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["kg.validation.parallel", "pyshacl"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+@contextmanager
+def snapshot(store: GraphStore) -> Iterator[str | None]:
+    """A point-in-time copy of an on-disk store for the workers to read: its folder, or None.
+
+    Oxigraph calls reading a store that another handle writes to undefined
+    behaviour (and RocksDB's background compaction does delete files under a
+    read-only reader), so the workers open a checkpoint instead: hard links to the
+    store's files, made in milliseconds next to the store and removed afterwards.
+    None for an in-memory store, or when no copy can be made: the parts then travel
+    to the workers as N-Triples.
+    """
+    folder: Path | None = None
+    if store.path is not None:
+        for where in (Path(store.path).resolve().parent, None):  # next to the store: hard links
+            try:
+                folder = Path(tempfile.mkdtemp(prefix=".kg-validate-", dir=where)) / "snapshot"
+                store.backup(folder)
+                break
+            except (OSError, StoreError):
+                if folder is not None:
+                    shutil.rmtree(folder.parent, ignore_errors=True)
+                folder = None
+    try:
+        yield str(folder) if folder is not None else None
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def _schema(store: GraphStore) -> list[tuple[str, str]]:
+    """The class hierarchy (the ontology's): it goes to every part, and widens the classes read."""
+    return [(row["sub"].value, row["sup"].value) for row in store.select(
+        f"SELECT DISTINCT ?sub ?sup WHERE {{ ?sub <{RDFS.subClassOf.value}> ?sup "
+        f"FILTER(isIRI(?sub) && isIRI(?sup)) }}")]
+
+
+def _setup(store: GraphStore, iris: Iris, own: OwnShapes | None, fast: bool) -> Setup:
+    if own is not None:
+        return Setup(iris.base, read_plan(own.graph()), own=own, fast=fast)
+    schema = _schema(store)
+    return Setup(iris.base, our_read_plan(iris.base).with_subclasses(schema), schema, fast=fast)
+
+
+def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = None,
+                       with_rest: bool = True, jobs: int | None = None,
+                       per_call: int = RECORDS_PER_CALL, own: OwnShapes | None = None,
+                       progress: Callable[[int, int], None] | None = None) -> PartRun:
+    """The record-local rules (ours, or the user's ``own`` shapes): pySHACL on each part, in ``jobs``
+    processes (1: in this process, stock pySHACL).
+
+    ``progress(done, total)`` is called as parts finish."""
+    parts = part_list(store, iris, ids, with_rest, per_call)
+    if jobs is None:  # a pool pays off from a few parts on (starting one costs about half a second)
+        jobs = min(os.cpu_count() or 1, len(parts) // 2 or 1)
+    jobs = max(1, min(jobs, len(parts)))
+    started = time.perf_counter()
+    version = speedups.installed_version() if jobs > 1 else None
+    setup = _setup(store, iris, own, fast=version is not None and speedups.supported(version))
+    lazy = lazy_triples(store, setup.plan) if own is None else {}
+    shared_lazy = lazy.get(iris.shared_graph.value, [])
+
+    def lazy_of(graphs: list[str]) -> bytes:
+        return "".join(shared_lazy + [t for g in graphs for t in lazy.get(g, [])]).encode("utf-8")
+
+    finished = _Finished(len(parts), progress)
+    notes: list[str] = []
+    if jobs == 1:
+        checker = PartChecker(setup, store, fast=False)
+        finished.prepared = time.perf_counter() - started
+        for kind, graphs in parts:
+            finished.add(checker.check((kind, graphs, None, lazy_of(graphs))))
+    else:
+        note = speedups.note(version or "")
+        notes += [note] if note else []
+        with snapshot(store) as path:
+            tasks: list[Task] = [(kind, graphs, None if path else _part_payload(store, iris, setup, kind, graphs),
+                                  lazy_of(graphs)) for kind, graphs in parts]
+            finished.prepared = time.perf_counter() - started
+            # a process pool that breaks (instead of respawning) when a worker cannot start
+            with ProcessPoolExecutor(jobs, mp_context=_start_method(), initializer=_worker_init,
+                                     initargs=(path, setup)) as pool:
+                for future in as_completed([pool.submit(_check_in_worker, task) for task in tasks]):
+                    finished.add(future.result())
+    return PartRun(finished.results, {"record_parts": len(parts), "jobs": jobs,
+                                      "prepare_s": round(finished.prepared, 3),
+                                      "worker_cpu_s": round(finished.cpu, 3)}, notes)
+
+
+class _Finished:
+    """The results of the parts as they finish, their CPU time, and the progress callback."""
+
+    def __init__(self, total: int, progress: Callable[[int, int], None] | None) -> None:
+        self.total, self.progress = total, progress
+        self.results: list[Result] = []
+        self.cpu = self.prepared = 0.0
+        self.done = 0
+
+    def add(self, part: tuple[list[Result], float]) -> None:
+        self.results += part[0]
+        self.cpu += part[1]
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total)
+
+
+def _part_payload(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str]) -> bytes:
+    if setup.own is None:
+        return payload(store, graphs, iris)
+    return "".join(f"{t.subject} {t.predicate} {t.object} .\n"
+                   for t in own_part_quads(store, iris, setup, kind, graphs)).encode("utf-8")

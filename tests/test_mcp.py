@@ -1,0 +1,329 @@
+"""kg mcp: the MCP server, driven by the MCP SDK's own client over stdio and streamable HTTP.
+
+The server runs as ``python -m kg mcp`` over an on-disk store of the tiny catalog (with
+the analysis graph written back). One stdio session serves the module's tests; one HTTP
+server is started for its own test. Expected answers come from the JSON files of the
+tiny catalog, never from SPARQL.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import subprocess
+import sys
+import time
+from collections import Counter, deque
+from functools import partial
+from pathlib import Path
+from typing import Any, Iterator
+
+import anyio
+import httpx
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+import kg.mcp
+from kg.analyse import analyze, write_back
+from kg.cli import main
+from kg.ingestion import ingest_paths
+from kg.queries import listing
+from kg.store import GraphStore
+
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+PREFIXES = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+OWN_TOOLS = {"sparql", "describe-system", "analyze"}
+
+
+# ---------------------------------------------------------------------------
+# fixtures
+
+
+@pytest.fixture(scope="module")
+def catalog(tiny_paths) -> dict[str, Any]:
+    """The tiny catalog's records by id (the seed file supersedes its site version) and edges."""
+    site, seed, edges = (json.loads(Path(p).read_text(encoding="utf-8")) for p in tiny_paths)
+    records = {r["id"]: r for r in site["records"]}
+    records[seed["id"]] = seed
+    return {"records": records, "edges": edges["edges"]}
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory, tiny_paths) -> Path:
+    """The tiny catalog, with the analysis graph written back, closed so that the server can open it."""
+    path = tmp_path_factory.mktemp("mcp") / "kg-store"
+    store = GraphStore(path)
+    assert not ingest_paths(store, tiny_paths).quarantined
+    write_back(store, analyze(store))
+    store.flush()
+    del store
+    gc.collect()
+    return path
+
+
+class Session:
+    """A client session held open in a portal's event loop; its calls are plain functions."""
+
+    def __init__(self, portal: BlockingPortal, client: Client) -> None:
+        self.portal, self.client = portal, client
+
+    def tools(self) -> dict[str, Any]:
+        return {t.name: t for t in self.portal.call(self.client.list_tools).tools}
+
+    def call(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        return self.portal.call(partial(self.client.call_tool, name, arguments or {}))
+
+    def ok(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        result = self.call(name, arguments)
+        assert not result.is_error, result.content[0].text
+        assert json.loads(result.content[0].text) == result.structured_content
+        return result.structured_content
+
+    def error(self, name: str, arguments: dict[str, Any] | None = None) -> str:
+        result = self.call(name, arguments)
+        assert result.is_error, f"{name} {arguments} should be a tool error, got {result.structured_content}"
+        assert result.structured_content is None
+        return result.content[0].text
+
+
+@pytest.fixture(scope="module")
+def session(store_dir) -> Iterator[Session]:
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "kg", "mcp", "--store", str(store_dir), "--timeout", "5"])
+    with start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params, mode="legacy")) as client:
+            yield Session(portal, client)
+
+
+def rows(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return document["rows"]
+
+
+# ---------------------------------------------------------------------------
+# the session and the tool list
+
+
+def test_initialize_names_the_server_and_its_tools(session):
+    client = session.client
+    assert client.server_info is not None and client.server_info.name == "kg"
+    assert client.server_capabilities.tools is not None
+    assert "read-only" in (client.instructions or "").lower()
+
+
+def test_every_named_query_is_a_tool_with_its_header_as_schema(session):
+    tools = session.tools()
+    queries = listing()
+    assert {q.name for q in queries} | OWN_TOOLS == set(tools)
+    json_types = {"string": "string", "integer": "integer", "decimal": "number", "boolean": "boolean",
+                  "date": "string", "iri": "string", "system": "string", "limit": "integer"}
+    for query in queries:
+        tool = tools[query.name]
+        schema = tool.input_schema
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        assert list(schema["properties"]) == [p.name for p in query.params]
+        assert schema["required"] == [p.name for p in query.params if not p.optional]
+        for param in query.params:
+            prop = schema["properties"][param.name]
+            assert prop["type"] == json_types[param.type]
+            assert prop["description"] == param.doc
+            assert ("default" in prop) == (param.default is not None)
+        assert query.question in tool.description
+        assert tool.description.startswith("Check") == query.name.startswith("check-")
+        assert tool.annotations.read_only_hint is True
+    search = tools["search"].input_schema["properties"]
+    assert search["limit"] == {"type": "integer", "minimum": 0, "default": 50,
+                               "description": "at most this many rows"}
+    assert tools["recent"].input_schema["properties"]["since"]["format"] == "date"
+    assert tools["vendor-portfolio"].input_schema["properties"]["min_systems"]["default"] == 2
+    assert tools["select-analysis-protocols"].input_schema["properties"]["every"]["type"] == "boolean"
+    assert tools["sparql"].input_schema["required"] == ["query"]
+
+
+# ---------------------------------------------------------------------------
+# named queries
+
+
+def test_search_finds_the_systems_whose_id_or_name_holds_the_text(session, catalog):
+    found = session.ok("search", {"text": "memory"})
+    assert found["columns"] == ["id", "name", "tier", "primary_section", "matched"]
+    by_id_or_name = {r["id"] for r in rows(found) if {"id", "name"} & set(r["matched"].split(", "))}
+    expected = {i for i, r in catalog["records"].items() if "memory" in i or "memory" in r["name"].lower()}
+    assert expected and by_id_or_name == expected
+    for row in rows(found):
+        assert row["tier"] == catalog["records"][row["id"]]["tier"] and isinstance(row["tier"], int)
+    tier = next(iter(sorted({r["tier"] for r in catalog["records"].values()})))
+    one_tier = session.ok("search", {"text": "", "tier": tier, "limit": 2})
+    assert len(rows(one_tier)) == min(2, sum(r["tier"] == tier for r in catalog["records"].values()))
+    assert {r["tier"] for r in rows(one_tier)} == {tier}
+
+
+def _dependents(edges: list[dict], target: str) -> dict[str, int]:
+    """Every system that depends on ``target`` at run time, directly or not, with its distance."""
+    depends_on: dict[str, set[str]] = {}
+    for edge in edges:
+        if edge["type"] == "runtime-dependency":
+            depends_on.setdefault(edge["target"], set()).add(edge["source"])
+    distance, todo = {}, deque([(target, 0)])
+    while todo:
+        node, hops = todo.popleft()
+        for dependent in sorted(depends_on.get(node, ())):
+            if dependent != target and dependent not in distance:
+                distance[dependent] = hops + 1
+                todo.append((dependent, hops + 1))
+    return distance
+
+
+def test_substrate_risk_lists_the_runtime_dependents(session, catalog):
+    counts = Counter(e["target"] for e in catalog["edges"] if e["type"] == "runtime-dependency")
+    target = max(sorted(counts), key=counts.__getitem__)
+    result = rows(session.ok("substrate-risk", {"system": target}))
+    assert {r["target_id"] for r in result} == {target}
+    assert {r["id"]: r["length"] for r in result} == _dependents(catalog["edges"], target)
+
+
+def test_a_query_without_parameters_and_a_graph_result(session, catalog):
+    sections = rows(session.ok("sections"))
+    assert sections
+    shown = session.ok("show", {"id": "mem0--mem0-ai"})
+    names = {t["object"] for t in shown["triples"] if t["predicate"] == "https://schema.org/name"}
+    assert catalog["records"]["mem0--mem0-ai"]["name"] in names
+    assert shown["tripleCount"] == len(shown["triples"])
+
+
+# ---------------------------------------------------------------------------
+# sparql
+
+
+def test_sparql_rows_are_objects_with_typed_numbers(session, catalog):
+    counted = session.ok("sparql", {"query": PREFIXES + "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a kg:System }"})
+    assert rows(counted) == [{"n": len(catalog["records"])}]
+    asked = session.ok("sparql", {"query": PREFIXES + "ASK { ?s a kg:System }"})
+    assert asked == {"boolean": True}
+
+
+def test_sparql_refuses_service_and_updates(session):
+    assert "SERVICE is not allowed" in session.error(
+        "sparql", {"query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"})
+    assert "SERVICE" in session.error("sparql", {"query": "select * { service silent ?x { ?s ?p ?o } }"})
+    assert "read-only" in session.error("sparql", {"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"})
+    assert "not a graph of this store" in session.error(
+        "sparql", {"query": "SELECT * FROM <http://127.0.0.1:9/x> WHERE { ?s ?p ?o }"})
+
+
+def test_sparql_past_its_deadline_is_stopped_and_the_server_keeps_answering(session):
+    started = time.monotonic()
+    message = session.error("sparql", {"query": CARTESIAN, "timeout": 0.5})
+    assert message.startswith("timeout:") and "0.5 s" in message
+    assert time.monotonic() - started < 4
+    assert session.ok("sparql", {"query": "ASK { ?s ?p ?o }"}) == {"boolean": True}
+
+
+def test_sparql_over_the_row_cap_is_refused_not_cut(session):
+    # the server's cap (10000) is passed by the cartesian square of one small pattern
+    message = session.error("sparql", {"query": "SELECT * WHERE { ?a a ?t . ?b a ?u }"})
+    assert "more than 10000 rows" in message
+
+
+# ---------------------------------------------------------------------------
+# errors: unknown ids and bad arguments
+
+
+def test_unknown_ids_are_tool_errors_not_empty_answers(session):
+    assert "no system with id 'no-such--system'" in session.error("related", {"id": "no-such--system"})
+    assert "no system" in session.error("compare", {"a": "mem0--mem0-ai", "b": "no-such--system"})
+    assert "no system" in session.error("describe-system", {"id": "no-such--system"})
+    assert "no system name contains it" in session.error("substrate-risk", {"system": "zzzz no such name"})
+    assert "no system" in session.error("show", {"id": "Not An Id"})
+
+
+def test_bad_arguments_are_tool_errors_that_say_what_the_tool_takes(session):
+    assert "needs the argument text" in session.error("search", {})
+    assert "it takes: text, section, tier, limit" in session.error("search", {"text": "a", "colour": "red"})
+    assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": "one"})
+    assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": True})
+    assert "not a valid date" in session.error("recent", {"since": "yesterday"})
+    assert "not a valid limit" in session.error("search", {"text": "a", "limit": -1})
+    assert "needs the argument query" in session.error("sparql", {})
+    assert "unknown measure" in session.error("analyze", {"measures": ["fame"]})
+    with pytest.raises(MCPError, match="unknown tool"):
+        session.call("no-such-tool")
+
+
+# ---------------------------------------------------------------------------
+# describe-system and analyze
+
+
+def test_describe_system_gives_the_record_its_edges_and_its_centrality(session, catalog):
+    inbound = Counter(e["target"] for e in catalog["edges"] if e["source"] != e["target"])
+    system = max(sorted(inbound), key=inbound.__getitem__)
+    described = session.ok("describe-system", {"id": system})
+    assert described["record"] == catalog["records"][system]
+    touching = {(e["source"], e["target"], e["type"]) for e in catalog["edges"] if system in (e["source"], e["target"])}
+    got = described["edges"]["outgoing"] + described["edges"]["incoming"]
+    assert {(e["source"], e["target"], e["type"]) for e in got} == touching
+    assert all(e["source"] == system for e in described["edges"]["outgoing"])
+    assert described["centrality"]["inboundCount"] == inbound[system]
+
+
+def test_analyze_ranks_the_top_systems_by_the_first_measure(session, catalog):
+    inbound = Counter(e["target"] for e in catalog["edges"] if e["source"] != e["target"])
+    result = session.ok("analyze", {"measures": ["inbound", "coreness"], "top": 3})
+    assert result["rankedBy"] == "inbound" and len(result["systems"]) == 3
+    assert [s["inbound"] for s in result["systems"]] == sorted(inbound.values(), reverse=True)[:3]
+    assert result["graph"]["nodes"] == len(catalog["records"])
+    assert all("pagerank" not in s for s in result["systems"])
+
+
+# ---------------------------------------------------------------------------
+# streamable HTTP (loopback only) and the command line
+
+
+def test_streamable_http_serves_the_same_tools(store_dir):
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "mcp", "--http", "--port", "0", "--workers", "1",
+                             "--store", str(store_dir)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline() if proc.stderr else ""
+        found = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
+        assert found, line
+
+        async def talk() -> tuple[set[str], Any]:
+            async with Client(found.group(0)) as client:
+                tools = await client.list_tools()
+                return {t.name for t in tools.tools}, await client.call_tool("search", {"text": "mem0", "limit": 1})
+
+        names, result = anyio.run(talk)
+        assert {q.name for q in listing()} | OWN_TOOLS == names
+        assert not result.is_error and result.structured_content["rows"][0]["id"] == "mem0--mem0-ai"
+        # DNS rebinding: a page elsewhere that makes the browser call 127.0.0.1 is turned away
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "test", "version": "1"}}}
+        accept = {"Accept": "application/json, text/event-stream"}
+        foreign_host = httpx.post(found.group(0), json=initialize, headers={**accept, "Host": "evil.example"})
+        foreign_origin = httpx.post(found.group(0), json=initialize,
+                                    headers={**accept, "Origin": "http://evil.example"})
+        assert (foreign_host.status_code, foreign_origin.status_code) == (421, 403)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_the_command_needs_an_existing_store(tmp_path, capsys):
+    assert main(["mcp", "--store", str(tmp_path / "none")]) == 4
+    captured = capsys.readouterr()
+    assert "no store at" in captured.err and not captured.out
+
+
+def test_the_command_without_the_sdk_says_how_to_install_it(store_dir, capsys, monkeypatch):
+    for name in [n for n in sys.modules if n.startswith(("mcp.", "kg.mcp.transports", "kg.mcp.server"))]:
+        monkeypatch.delitem(sys.modules, name)
+    for name in ("transports", "server"):
+        monkeypatch.delattr(kg.mcp, name, raising=False)
+    monkeypatch.setitem(sys.modules, "mcp", None)  # import mcp now fails, as without the extra
+    assert main(["mcp", "--store", str(store_dir)]) == 2
+    assert "pip install 'agent-landscape-kg[mcp]'" in capsys.readouterr().err

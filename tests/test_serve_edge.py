@@ -1,0 +1,287 @@
+"""kg serve's protocol edge, over raw sockets on loopback: framing, slow clients, connection
+caps, status headers, the Host allow-list, the access log; and the ASGI app mounted in
+another app.
+
+Every count here is small and every wait bounded (a deadline of about a second); slow
+clients come from 127.0.0.2, which is loopback too, so that the cap per client can be seen
+leaving 127.0.0.1 alone.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import socket
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from kg.ingestion import ingest_paths
+from kg.serve import make_app
+from kg.store import GraphStore
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "s3cret-token-for-tests-0123456789"
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("edge") / "store"
+    store = GraphStore(path)
+    ingest_paths(store, [str(ROOT / "data" / "seed-record.json")])
+    store.flush()
+    del store
+    gc.collect()
+    return path
+
+
+@pytest.fixture(scope="module")
+def log() -> list[str]:
+    return []
+
+
+@pytest.fixture(scope="module")
+def server(store_dir, log):
+    """A server with small caps and a one-second request deadline."""
+    with make_app(store_dir, port=0, workers=1, timeout=1.5, allow_update=True, token=TOKEN, log=log.append,
+                  max_connections=12, max_connections_per_client=4, request_seconds=1.0) as app:
+        yield app
+
+
+def connect(app, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", app.port), timeout=5, source_address=(source, 0))
+    return sock
+
+
+def exchange(app, data: bytes, source: str = "127.0.0.1", wait: float = 3.0) -> bytes:
+    """Everything the server sends back for ``data`` until it closes or goes quiet."""
+    with connect(app, source) as sock:
+        sock.sendall(data)
+        return read_all(sock, wait)
+
+
+def read_all(sock: socket.socket, wait: float) -> bytes:
+    sock.settimeout(wait)
+    chunks = []
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except (TimeoutError, ConnectionResetError):
+        pass
+    return b"".join(chunks)
+
+
+def status_line(answer: bytes) -> str:
+    return answer.split(b"\r\n", 1)[0].decode()
+
+
+def head(answer: bytes) -> dict[str, str]:
+    lines = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+    return {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines)}
+
+
+def request(target: str, *headers: str, method: str = "GET", body: bytes = b"", host: str = "127.0.0.1") -> bytes:
+    lines = [f"{method} {target} HTTP/1.1", f"Host: {host}", *headers, "Connection: close"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+# ---------------------------------------------------------------------------
+# Framing: 400 or a single answer
+
+
+def test_a_body_that_holds_a_second_request_is_a_body(server):
+    smuggled = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    data = (f"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(smuggled)}\r\n\r\n").encode() + smuggled
+    answer = exchange(server, data, wait=1.5)
+    assert status_line(answer) == "HTTP/1.1 200 OK"
+    assert answer.count(b"HTTP/1.1 ") == 1
+
+
+@pytest.mark.parametrize("headers", [
+    ["Content-Length: 5", "Content-Length: 6"],  # conflicting
+    ["Content-Length: 1_5"], ["Content-Length: +15"], ["Content-Length: -1"], ["Content-Length: 0x10"],
+    ["Transfer-Encoding : chunked"],  # whitespace before the colon
+    ["Transfer-Encoding: chunked", "Content-Length: 5"],
+    ["Transfer-Encoding: gzip"],
+    ["Bad Header: x"], ["X-\x01: a"],  # a space, a control character in a name
+])
+def test_framing_errors_are_400(server, headers):
+    answer = exchange(server, request("/sparql", "Content-Type: application/sparql-query", *headers,
+                                      method="POST", body=b"ASK {}xxxxxxxxxxxxxx"))
+    assert status_line(answer) == "HTTP/1.1 400 Bad Request", (headers, answer[:300])
+    assert answer.count(b"HTTP/1.1 ") == 1
+
+
+def test_a_request_without_host_is_400(server):
+    answer = exchange(server, b"GET /health HTTP/1.1\r\n\r\n")
+    assert status_line(answer) == "HTTP/1.1 400 Bad Request"
+
+
+# ---------------------------------------------------------------------------
+# Slow clients: a deadline per request, caps per client and overall
+
+
+def test_a_trickled_request_head_is_cut_at_the_deadline(server):
+    with connect(server) as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /health HTTP/1.1\r\n")
+        answer = b""
+        for _ in range(20):  # a header byte every 0.2 s: never done
+            try:
+                sock.sendall(b"X")
+            except OSError:
+                break
+            time.sleep(0.2)
+            sock.setblocking(False)
+            try:
+                answer += sock.recv(65536)
+            except BlockingIOError:
+                pass
+            sock.setblocking(True)
+            if answer:
+                break
+        answer += read_all(sock, 2.0)
+    assert status_line(answer) == "HTTP/1.1 408 Request Timeout"
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] == "request-timeout"
+    assert 0.9 <= time.monotonic() - started < 3.5
+
+
+def test_a_trickled_body_is_cut_at_the_deadline(server):
+    with connect(server) as sock:
+        started = time.monotonic()
+        sock.sendall(request("/sparql", "Content-Type: application/sparql-query", "Content-Length: 50",
+                             method="POST"))
+        closed = False
+        for _ in range(20):
+            try:
+                sock.sendall(b" ")
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.2)
+        answer = read_all(sock, 2.0)
+    assert closed or answer == b"" or status_line(answer).startswith("HTTP/1.1 408"), answer[:200]
+    assert time.monotonic() - started < 5
+
+
+def test_an_idle_connection_is_closed(server):
+    with connect(server) as sock:
+        started = time.monotonic()
+        answer = read_all(sock, 4.0)
+    assert answer == b""  # it asked nothing, it gets no answer
+    assert 0.9 <= time.monotonic() - started < 3.5
+
+
+def test_one_client_cannot_take_every_connection(server):
+    held = [connect(server, "127.0.0.2") for _ in range(4)]
+    try:
+        time.sleep(0.1)
+        refused = exchange(server, request("/health"), source="127.0.0.2")
+        assert status_line(refused) == "HTTP/1.1 503 Service Unavailable"
+        assert head(refused)["retry-after"] == "1"
+        answered = exchange(server, request("/health"))  # another address is still answered
+        assert status_line(answered) == "HTTP/1.1 200 OK"
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_the_server_caps_its_connections(server):
+    held = [connect(server, f"127.0.0.{3 + i // 4}") for i in range(12)]
+    try:
+        time.sleep(0.1)
+        refused = exchange(server, request("/health"))
+        assert status_line(refused) == "HTTP/1.1 503 Service Unavailable"
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.2)
+    assert status_line(exchange(server, request("/health"))) == "HTTP/1.1 200 OK"
+
+
+# ---------------------------------------------------------------------------
+# Status headers are headers
+
+
+def test_401_405_and_503_carry_their_headers(server):
+    update = urllib.parse.urlencode({"update": "CLEAR DEFAULT"}).encode()
+    answer = exchange(server, request("/update", "Content-Type: application/x-www-form-urlencoded",
+                                      f"Content-Length: {len(update)}", method="POST", body=update))
+    assert status_line(answer) == "HTTP/1.1 401 Unauthorized"
+    assert head(answer)["www-authenticate"].startswith('Bearer realm="kg"')
+    for target, method in (("/sparql", "DELETE"), ("/", "POST"), ("/update", "GET")):
+        answer = exchange(server, request(target, "Content-Length: 0", method=method))
+        assert status_line(answer) == "HTTP/1.1 405 Method Not Allowed", (target, method)
+        assert head(answer)["allow"], (target, method)
+        assert "headers" not in json.loads(answer.split(b"\r\n\r\n", 1)[1])
+
+    slow: dict = {}
+
+    def runaway() -> None:
+        slow["answer"] = exchange(server, request("/sparql?" + urllib.parse.urlencode({"query": CARTESIAN})),
+                                  wait=10)
+
+    thread = threading.Thread(target=runaway)
+    thread.start()
+    time.sleep(0.3)
+    busy = exchange(server, request("/sparql?" + urllib.parse.urlencode({"query": "ASK {}"})), wait=10)
+    thread.join(20)
+    assert status_line(slow["answer"]) == "HTTP/1.1 504 Gateway Timeout"
+    assert status_line(busy) == "HTTP/1.1 503 Service Unavailable"
+    assert head(busy)["retry-after"] == "1"
+    assert "headers" not in json.loads(busy.split(b"\r\n\r\n", 1)[1])
+    deadline = time.monotonic() + 60  # the killed worker is replaced before the next test
+    while time.monotonic() < deadline and server.pool.idle() < server.pool.size:
+        time.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------
+# Host allow-list (DNS rebinding), access log
+
+
+@pytest.mark.parametrize("host,ok", [("127.0.0.1", True), ("localhost:8000", True), ("[::1]:8000", True),
+                                     ("LOCALHOST", True), ("evil.example", False),
+                                     ("evil.example:8000", False), ("127.0.0.1.evil.example", False)])
+def test_host_header_is_checked_on_loopback(server, host, ok):
+    answer = exchange(server, request("/health", host=host))
+    if ok:
+        assert status_line(answer) == "HTTP/1.1 200 OK"
+    else:
+        assert status_line(answer) == "HTTP/1.1 400 Bad Request"
+        assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] == "bad-host"
+
+
+def test_access_log_has_no_query_strings(server, log):
+    secret = "SELECT * WHERE { ?s ?p 'token-abc123' } LIMIT 1"
+    exchange(server, request("/sparql?" + urllib.parse.urlencode({"query": secret, "access_token": "xyz"})))
+    lines = [line for line in log if "/sparql" in line]
+    assert lines and all("?" not in line and "abc123" not in line and "xyz" not in line for line in lines)
+    assert any(re.match(r'127\.0\.0\.1 "GET /sparql HTTP/1\.1" \d{3}$', line) for line in lines), lines
+
+
+# ---------------------------------------------------------------------------
+# The ASGI app on its own: mounted in another app
+
+
+def test_create_app_mounts_in_another_asgi_app(store_dir):
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.testclient import TestClient
+
+    from kg.serve import create_app
+
+    outer = Starlette(routes=[Mount("/kg", app=create_app(store_dir, workers=1, allowed_hosts=("testserver",)))])
+    with TestClient(outer) as client:
+        answer = client.get("/kg/sparql", params={"query": "ASK { ?s ?p ?o }"},
+                            headers={"Accept": "application/sparql-results+json"})
+        assert answer.status_code == 200 and answer.json()["boolean"] is True
+        page = client.get("/kg/", headers={"Accept": "text/html"})
+        assert page.status_code == 200 and 'action="/kg/sparql"' in page.text
+        description = client.get("/kg/sparql", headers={"Accept": "text/turtle"})
+        assert "<http://testserver/kg/sparql>" in description.text
+        assert client.get("/kg/health", headers={"Host": "evil.example"}).status_code == 400
