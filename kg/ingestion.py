@@ -339,8 +339,7 @@ def drop_unused_shared(store: GraphStore, iris: Iris) -> None:
 
 
 def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
-    prefix = iris.record_graph_prefix()
-    return [g.value[len(prefix):] for g in store.named_graphs() if g.value.startswith(prefix)]
+    return iris.stored_ids(store.named_graphs())
 
 
 @transactional

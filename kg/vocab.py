@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import quote
+from typing import Iterable
+from urllib.parse import quote, unquote
 
 from pyoxigraph import NamedNode
 
@@ -270,6 +271,40 @@ class Iris:
     def record_graph_id(self, iri: object) -> str | None:
         """The record id of a record graph IRI (the inverse of :meth:`record_graph`), or ``None``."""
         return self._id_after(iri, self.record_graph_prefix())
+
+    def record_of(self, iri: object) -> str | None:
+        """The record a minted node belongs to: a system, any part of it (cells, history
+        entries, ...) or a relation from it; ``None`` for any other IRI.
+
+        >>> iris = Iris()
+        >>> cell = iris.part(iris.system("mem0--mem0-ai"), "cell", segment("mcp-support"))
+        >>> iris.record_of(cell), iris.record_of(iris.relation("a", "cites", "b")), iris.record_of(iris.dataset)
+        ('mem0--mem0-ai', 'a', None)
+        """
+        text = iri.value if isinstance(iri, NamedNode) else iri
+        if not isinstance(text, str):
+            return None
+        for prefix in (self.system_prefix(), f"{self.base}relation/"):
+            if text.startswith(prefix):
+                return unquote(text[len(prefix):].split("/", 1)[0]) or None
+        return None
+
+    def cell_column(self, iri: object) -> str | None:
+        """The column slug of a cell IRI (the inverse of ``part(system, "cell", segment(slug))``).
+
+        >>> iris = Iris()
+        >>> iris.cell_column(iris.part(iris.system("mem0--mem0-ai"), "cell", segment("a/b"))), iris.cell_column("x")
+        ('a/b', None)
+        """
+        text = iri.value if isinstance(iri, NamedNode) else iri
+        if not isinstance(text, str) or not text.startswith(self.system_prefix()):
+            return None
+        parts = text[len(self.system_prefix()):].split("/")
+        return unquote(parts[2]) if len(parts) == 3 and parts[1] == "cell" else None
+
+    def stored_ids(self, graphs: Iterable[object]) -> list[str]:
+        """The record ids of the record graphs among ``graphs`` (a store's named graphs), in order."""
+        return [found for found in map(self.record_graph_id, graphs) if found is not None]
 
     @staticmethod
     def _id_after(iri: object, prefix: str) -> str | None:

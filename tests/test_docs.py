@@ -309,3 +309,14 @@ if __name__ == "__main__":
         print(f"wrote the command-line reference into {README}")
     else:
         sys.stdout.write(reference())
+
+
+def test_every_module_of_kg_is_in_the_repository_map():
+    """A new module or package of kg/ must be named in the README's repository map."""
+    text = README.read_text(encoding="utf-8")
+    mapped = text.split("## Repository map", 1)[1].split("\n## ", 1)[0]
+    package = ROOT / "kg"
+    parts = sorted(p.name + ("/" if p.is_dir() else "") for p in package.iterdir()
+                   if (p.is_dir() and (p / "__init__.py").is_file()) or (p.suffix == ".py" and p.name != "__main__.py"))
+    missing = [name for name in parts if f"`kg/{name}`" not in mapped and f"`kg/{name}`," not in mapped]
+    assert not missing, f"not in the README's repository map: {missing}"

@@ -203,11 +203,16 @@ def test_the_watchers_do_see_a_connection(listener, inputs, tmp_path):
         "info"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert "NETWORK-ATTEMPT: socket." in probe.stderr
     if STRACE:  # strace sees a connect from native code too (curl-like: no Python socket module)
+        probed = len(listener.hits)
         trace = tmp_path / "probe.trace"
         subprocess.run(["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), sys.executable, "-c",
                         "import ctypes, socket; s = socket.socket(); s.connect(('127.0.0.1', %d))" % listener.port],
                        capture_output=True, timeout=60)
         assert re.search(r"sa_family=AF_INET\b.*htons\(%d\)" % listener.port, trace.read_text())
+        for _ in range(50):  # the listener's thread records the probe's connection when it gets to it
+            if len(listener.hits) > probed:
+                break
+            threading.Event().wait(0.1)
     before = len(listener.hits)
     with socket.create_connection(("127.0.0.1", listener.port)) as conn:
         conn.sendall(b"GET / HTTP/1.0\r\n\r\n")

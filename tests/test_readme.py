@@ -133,7 +133,12 @@ def test_the_session_shows_each_verb(readme):
 
 
 def test_the_readme_session_runs(readme, session_dir):
-    env = environment(session_dir)
+    run_session(readme, session_dir, environment(session_dir))
+
+
+def run_session(readme: str, session_dir: Path, env: dict) -> None:
+    """Run every ``$`` line of the README's console blocks in ``session_dir`` (with ``env``:
+    its PATH names the ``kg`` and ``python`` to run) and check what each prints."""
     ran = 0
     for block in blocks(readme, "console"):
         port = str(free_port())

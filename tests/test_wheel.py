@@ -10,6 +10,7 @@ interpreter, where ``kg`` is the editable install).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -26,6 +27,7 @@ import pytest
 from pyoxigraph import RdfFormat, parse
 
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 SYSTEM = "mem0--mem0-ai"
 TIMING = re.compile(r"\d+(\.\d+)? s\b")  # durations differ from run to run
 LOCAL_URL = re.compile(rb"http://127\.0\.0\.1:\d+")  # each server has its own port
@@ -49,18 +51,29 @@ def installs(tmp_path_factory):
     wheel = next(wheels.glob("agent_landscape_kg-*.whl"))
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)],
+    # a current pip (the venv's own may be older than PEP 639's License-Expression)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--upgrade", "pip"],
+                   check=True, capture_output=True, timeout=600)
+    # [plot]: the README session draws a chart with matplotlib
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"{wheel}[plot]"],
                    check=True, capture_output=True, timeout=900)
     runs = {"wheel": base / "from-wheel", "checkout": base / "from-checkout"}
     for folder in runs.values():
         folder.mkdir()
     return {"wheel": [str(venv / "bin" / "kg")], "checkout": [sys.executable, "-m", "kg.cli"], "runs": runs,
-            "wheel_file": wheel}
+            "wheel_file": wheel, "venv": venv}
+
+
+def test_pip_show_gives_the_spdx_licence(installs):
+    shown = subprocess.run([str(installs["venv"] / "bin" / "python"), "-m", "pip", "show", "agent-landscape-kg"],
+                           capture_output=True, text=True, timeout=120).stdout
+    assert "License-Expression: MIT AND CC-BY-4.0" in shown.splitlines()
 
 
 def test_the_wheel_carries_the_resources_and_the_licences(installs):
     names = set(zipfile.ZipFile(installs["wheel_file"]).namelist())
-    for path in ("kg/_resources/ontology/kg.ttl", "kg/_resources/shapes/kg-shapes.ttl",
+    for path in ("kg/py.typed", "kg/serve/templates/system.html", "kg/_resources/ontology/kg.ttl",
+                 "kg/_resources/shapes/kg-shapes.ttl",
                  "kg/_resources/queries/search.rq", "kg/_resources/data/landscape-site.json",
                  "kg/_resources/data/NOTICE"):
         assert path in names
@@ -166,6 +179,8 @@ ROUTES = [
      "%3Chttps%3A%2F%2Fw3id.org%2Fagent-landscape%2Fontology%23System%3E%20%7D", "text/csv"),
     (f"/id/system/{SYSTEM}", "text/turtle"),
     (f"/id/system/{SYSTEM}", "text/html"),
+    ("/id/system/?q=graph&tier=1", "text/html"),
+    ("/queries/search?text=graph&run=1", "text/html"),
 ]
 
 
@@ -183,3 +198,29 @@ def test_serve_routes(installs, built):
         if route != "/health":  # /health counts this server's own requests
             assert LOCAL_URL.sub(b"URL", wheel[1]) == LOCAL_URL.sub(b"URL", checkout[1]), route
     assert answers["wheel"][2][1].decode().split() == ["n", "912"]
+
+
+def _readme_tests():
+    """tests/test_readme.py as a module: its session runner."""
+    spec = importlib.util.spec_from_file_location("readme_session", ROOT / "tests" / "test_readme.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_session_from_the_wheel(installs, tmp_path):
+    """Every command of the README's session, run with the wheel's kg and python in a folder
+    outside the checkout, prints what the README shows (as test_readme checks for the checkout)."""
+    readme = _readme_tests()
+    folder = tmp_path / "session"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "examples").symlink_to(ROOT / "examples")  # the example scripts are not in the wheel
+    for name in ("kg", "python"):
+        script = folder / "bin" / name
+        script.write_text(f'#!/bin/sh\nexec "{installs["venv"] / "bin" / name}" "$@"\n', encoding="utf-8")
+        script.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KG_STORE", "KG_BASE", "NO_COLOR")}
+    env["PATH"] = f"{folder / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    readme.run_session(README.read_text(encoding="utf-8"), folder, env)

@@ -29,6 +29,10 @@ def options_serve(p: argparse.ArgumentParser) -> None:
                    help="accept SPARQL Update at /update from clients with the bearer token")
     p.add_argument("--token", help="the bearer token for updates (default: $KG_TOKEN)")
     p.add_argument("--cors", metavar="ORIGIN", help="allow cross-origin requests from this one origin (default: none)")
+    p.add_argument("--allowed-host", action="append", metavar="HOST",
+                   help="a Host header to answer (repeatable; default: localhost, 127.0.0.1 and ::1 when bound "
+                        "to loopback, which turns DNS-rebinding pages away; any when bound elsewhere); behind a "
+                        "proxy, the public host name")
     p.add_argument("--quiet", "-q", action="store_true", help="no access log on stderr")
 
 
@@ -59,7 +63,8 @@ def run_serve(args: argparse.Namespace) -> int:
                     timeout=args.timeout, max_rows=args.max_rows, max_request_bytes=args.max_request_bytes,
                     workers=args.workers or 0, worker_memory_mb=args.worker_memory_mb,
                     allow_update=args.allow_update, token=token, cors=args.cors,
-                    log=None if args.quiet else err)
+                    log=None if args.quiet else err,
+                    **({"allowed_hosts": tuple(args.allowed_host)} if args.allowed_host else {}))
     except KeyboardInterrupt:
         err("kg serve: stopped")
     except OSError as error:

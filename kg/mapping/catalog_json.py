@@ -34,10 +34,9 @@ def _catalog_head(source: QuadSource, iris: Iris) -> dict[str, Any]:
 
 def catalog_records(source: QuadSource, iris: Iris) -> Iterator[dict[str, Any]]:
     """The records rebuilt from their named graphs, one at a time, in id order."""
-    prefix = iris.record_graph_prefix()
     for graph in source.named_graphs():
-        if graph.value.startswith(prefix):
-            record_id = graph.value[len(prefix):]
+        record_id = iris.record_graph_id(graph)
+        if record_id is not None:
             yield record_to_json(record_from_quads(source.quads(graph), iris, record_id))
 
 

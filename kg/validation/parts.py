@@ -25,19 +25,19 @@ DEFAULT_GRAPH = ""  # the name a part uses for the store's default graph
 
 def record_ids(store: GraphStore, iris: Iris) -> list[str]:
     """The ids of the records whose graphs the store holds."""
-    prefix = iris.record_graph_prefix()
-    return [g.value[len(prefix):] for g in store.named_graphs() if g.value.startswith(prefix)]
+    return iris.stored_ids(store.named_graphs())
 
 
 def part_list(store: GraphStore, iris: Iris, ids: Sequence[str] | None, with_rest: bool,
               per_call: int) -> list[tuple[str, list[str]]]:
     """(kind, graph IRIs) of each part: ``per_call`` record graphs each, and the other graphs first."""
-    prefix = iris.record_graph_prefix()
     names = [g.value for g in store.named_graphs()]
     wanted = set(ids) if ids is not None else None
-    record_graphs = [g for g in names if g.startswith(prefix) and (wanted is None or g[len(prefix):] in wanted)]
+    record_graphs = [g for g in names if (found := iris.record_graph_id(g)) is not None
+                     and (wanted is None or found in wanted)]
     parts = [("records", record_graphs[i:i + per_call]) for i in range(0, len(record_graphs), per_call)]
     if with_rest:
+        prefix = iris.record_graph_prefix()
         rest = [g for g in names if not g.startswith(prefix) and g != iris.shared_graph.value]
         parts.insert(0, ("rest", rest))  # the relations: start them first
     return parts

@@ -83,23 +83,14 @@ class Owner:
     """Finds the record (and the column) a node belongs to, from the IRI scheme of vocab.Iris."""
 
     def __init__(self, iris: Iris) -> None:
-        self.systems = iris.base + "system/"
+        self.iris = iris
         self.relations = iris.base + "relation/"
 
     def record(self, text: str | None) -> str | None:
-        if not text:
-            return None
-        for prefix in (self.systems, self.relations):
-            if text.startswith(prefix):
-                return unquote(text[len(prefix):].split("/", 1)[0]) or None
-        return None
+        return self.iris.record_of(text) if text else None
 
     def column(self, text: str | None) -> str | None:
-        if text and text.startswith(self.systems):
-            parts = text[len(self.systems):].split("/")
-            if len(parts) == 3 and parts[1] == "cell":
-                return unquote(parts[2])
-        return None
+        return self.iris.cell_column(text) if text else None
 
 
 def make_result(owner: Owner, rule: str, focus: str, path: str | None, value: str | None,
