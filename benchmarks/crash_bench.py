@@ -1,18 +1,21 @@
-"""Crash safety: SIGKILL ``kg ingest`` at random moments while it replaces every record.
+"""Crash safety: SIGKILL ``kg ingest`` at random moments, during a fresh build or a replace.
 
-The store starts at version 1 of the catalog (each record's name ends in " [v1]" and
-it has a ``crash-marker`` cell "v1"). ``kg ingest`` then writes version 2, where every
-record differs (name " [v2]", marker "v2", every text cell value changed, the ``pros``
-cell removed), the edges differ (evidence) and the catalog header differs. The
-process is killed with SIGKILL after a random delay, many times, each time on a
-fresh copy of the version-1 store. After each kill the store must open as it is
-(no repair step) and every record graph, the edges graph and the catalog graph must
-equal, quad for quad, either its version-1 or its version-2 content: never a mix.
-Then the interrupted ingest is run again to completion and the store must be
-entirely version 2.
+The catalog comes in two versions where every record differs: version 1 (each
+record's name ends in " [v1]" and it has a ``crash-marker`` cell "v1") and version 2
+(name " [v2]", marker "v2", every text cell value changed, the ``pros`` cell
+removed, the edges' evidence and the catalog header changed). ``--mode fresh``
+builds version 2 into a folder that holds no store; ``--mode replace`` ingests
+version 2 over a store holding version 1. The process is killed with SIGKILL after
+a random delay, many times, each time from the same starting point. After each kill
+the store must be the whole previous version or the whole new one, quad for quad:
+every record graph, the edges graph and the catalog graph, and the total number of
+quads (for a fresh build the previous version is no store, or an empty one). The
+next writer's clean-up (an empty write session) must then leave only the current
+generation in the folder. Every few kills the interrupted ingest is run again to
+completion and the store must be entirely version 2.
 
-    python benchmarks/crash_bench.py [--kills 50] [--records 912] [--seed 7] [--recover-every 5]
-                                     [--out benchmarks/results/crash.md]
+    python benchmarks/crash_bench.py [--mode fresh] [--kills 20] [--records 912] [--seed 7]
+                                     [--recover-every 5] [--out benchmarks/results/crash.md]
 
 ``tests/test_crash_safety.py`` runs the same harness with fewer kills.
 """
@@ -39,9 +42,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.ingestion import BATCH_SIZE, ingest_paths  # noqa: E402
+from kg.ingestion import ingest_paths  # noqa: E402
 import pyoxigraph  # noqa: E402
 
+from kg import generations  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
 from kg.vocab import Iris  # noqa: E402
 
@@ -114,26 +118,37 @@ class Outcome:
     open_error: str | None = None
     edges: str = ""
     catalog: str = ""
+    total: int | None = None  # quads in the store; None: no store
+    total_ok: bool = True
+    leftovers: list[str] = field(default_factory=list)
     recovered: bool | None = None
     ran: float = 0.0
     recovery_s: float | None = None
 
     @property
     def state(self) -> str:
-        if self.open_error or self.mixed:
+        if self.open_error or self.mixed or not self.total_ok:
             return "BROKEN"
-        if self.v2 == 0:
+        if self.total is None:
+            return "no store"
+        if self.v2 == 0 and self.edges != "v2" and self.catalog != "v2":
             return "all old"
-        if self.v1 == 0:
-            return "all new" if self.edges == "v2" else "records new, edges and header still old"
-        return "records part new, part old"
+        if self.v1 == 0 and self.edges == "v2" and self.catalog == "v2":
+            return "all new"
+        return "MIXED"
 
 
-def classify(path: Path, expected: dict[str, dict[str, frozenset[str]]], outcome: Outcome) -> None:
+def classify(path: Path, expected: dict, outcome: Outcome) -> None:
+    """Compare the store at ``path`` with ``expected["v1"]`` and ``expected["v2"]``
+    (graph -> quads; a graph missing from a version is empty in it), and its size
+    with ``expected["totals"]`` when given. Reads only: never creates a store."""
+    store = None
     try:
-        store = GraphStore(path)  # opens as it is: no repair step exists
+        if generations.kind(path) in ("missing", "empty"):
+            return  # outcome.total stays None: no store
+        store = GraphStore.open_existing(path, read_only=True)
         found = graphs_of(store)
-        store.count("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+        outcome.total = store.count("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
     except Exception as err:  # any failure to open or read is a finding
         outcome.open_error = f"{type(err).__name__}: {err}"
         return
@@ -142,9 +157,9 @@ def classify(path: Path, expected: dict[str, dict[str, frozenset[str]]], outcome
     v1, v2 = expected["v1"], expected["v2"]
     for graph in sorted(set(v1) | set(v2)):
         quads = found.get(graph, frozenset())
-        if graph in v1 and quads == v1[graph]:
+        if quads == v1.get(graph, frozenset()):
             state = "v1"
-        elif graph in v2 and quads == v2[graph]:
+        elif quads == v2.get(graph, frozenset()):
             state = "v2"
         else:
             outcome.mixed.append(graph)
@@ -157,17 +172,35 @@ def classify(path: Path, expected: dict[str, dict[str, frozenset[str]]], outcome
             outcome.v1 += 1
         else:
             outcome.v2 += 1
+    totals = expected.get("totals")
+    if totals:
+        outcome.total_ok = outcome.total in totals.values()
+
+
+def clean_up(path: Path, outcome: Outcome) -> None:
+    """What the next writer does first (an empty write session), then what is left
+    in the folder beyond the current generation, its lock, the pointer and the writer lock."""
+    if generations.kind(path) == "missing":
+        return
+    store = GraphStore(path)  # a build killed before its first generation: the writer starts over
+    with store.transaction():
+        pass
+    keep = {generations.POINTER, generations.WRITER_LOCK, f"gen-{store.generation:08d}",
+            f"gen-{store.generation:08d}.lock"}
+    del store
+    outcome.leftovers = sorted(set(os.listdir(path)) - keep)
 
 
 def ingest_command(files: list[str], store: Path) -> list[str]:
     return [sys.executable, "-m", "kg.cli", "ingest", *files, "--store", str(store)]
 
 
-def kill_once(base: Path, work: Path, paths: dict[str, list[str]], expected, delay: float,
+def kill_once(base: Path | None, work: Path, paths: dict[str, list[str]], expected, delay: float,
               recover: bool) -> Outcome:
     if work.exists():
         shutil.rmtree(work)
-    shutil.copytree(base, work)
+    if base is not None:
+        shutil.copytree(base, work)
     started = time.perf_counter()
     process = subprocess.Popen(ingest_command(paths["v2"], work), cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -181,36 +214,49 @@ def kill_once(base: Path, work: Path, paths: dict[str, list[str]], expected, del
     outcome = Outcome(delay=delay, finished_before_kill=finished)
     outcome.ran = time.perf_counter() - started
     classify(work, expected, outcome)
+    if outcome.state != "BROKEN":
+        clean_up(work, outcome)
     if recover and outcome.state != "BROKEN":
         started = time.perf_counter()
         done = subprocess.run(ingest_command(paths["v2"], work), cwd=ROOT, capture_output=True, text=True)
         outcome.recovery_s = time.perf_counter() - started
         after = Outcome(delay=0, finished_before_kill=True)
         classify(work, expected, after)
-        outcome.recovered = done.returncode == 0 and after.state == "all new" and after.edges == "v2"
+        outcome.recovered = done.returncode == 0 and after.state == "all new"
     return outcome
 
 
 def run(kills: int, records: int, seed: int, folder: Path, recover_every: int = 1,
-        window: tuple[float, float] = (0.0, 1.05), log=None) -> tuple[list[Outcome], dict]:
+        window: tuple[float, float] = (0.0, 1.05), log=None, mode: str = "replace") -> tuple[list[Outcome], dict]:
     """Until ``kills`` processes were really killed (at most 3x as many runs), start a
-    version-2 ingest and kill it after a delay drawn uniformly from ``window`` (fractions
-    of the median time a whole version-2 ingest takes, re-estimated from every completed
-    run: the machine's load changes); the store is re-ingested to completion after every
+    version-2 ingest (``mode`` "fresh": into no store; "replace": over version 1) and
+    kill it after a delay drawn uniformly from ``window`` (fractions of the median time
+    a whole version-2 ingest takes, re-estimated from every completed run: the
+    machine's load changes); the store is re-ingested to completion after every
     ``recover_every``-th kill. Runs that finished before their kill are kept in the
     outcomes (``finished_before_kill``) but do not count as kills."""
     paths = write_versions(folder, records)
     expected = expected_graphs(paths)
-    base = folder / "store-v1"
-    done = subprocess.run(ingest_command(paths["v1"], base), cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    base: Path | None = None
+    totals = {}
+    if mode == "replace":
+        base = folder / "store-v1"
+        done = subprocess.run(ingest_command(paths["v1"], base), cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        totals["v1"] = _total(base)
+    else:
+        expected["v1"] = {}  # the previous version of a fresh build: nothing
+        totals["v1"] = 0
     # calibrate: how long a whole version-2 ingest takes here
     calibration = folder / "calibration"
-    shutil.copytree(base, calibration)
+    if base is not None:
+        shutil.copytree(base, calibration)
     started = time.perf_counter()
     done = subprocess.run(ingest_command(paths["v2"], calibration), cwd=ROOT, capture_output=True, text=True)
     durations = [time.perf_counter() - started]
     assert done.returncode == 0, done.stderr
+    totals["v2"] = _total(calibration)
+    expected["totals"] = totals
     shutil.rmtree(calibration)
     rng = random.Random(seed)
     outcomes: list[Outcome] = []
@@ -229,74 +275,87 @@ def run(kills: int, records: int, seed: int, folder: Path, recover_every: int = 
         if log:
             what = "finished before the kill" if outcome.finished_before_kill else f"kill {killed}/{kills}"
             log(f"{what} at {delay:.2f} s: {outcome.state} (records v1 {outcome.v1}, v2 {outcome.v2}; "
-                f"edges {outcome.edges}; catalog {outcome.catalog}; recovered {outcome.recovered})")
-    info = {"records": sum(g.startswith(IRIS.record_graph_prefix()) for g in expected["v1"]), "full_ingest_s": statistics.median(durations),
-            "durations": durations, "window": window,
+                f"edges {outcome.edges}; catalog {outcome.catalog}; quads {outcome.total}; "
+                f"leftovers {outcome.leftovers}; recovered {outcome.recovered})")
+    info = {"records": sum(g.startswith(IRIS.record_graph_prefix()) for g in expected["v2"]),
+            "full_ingest_s": statistics.median(durations), "mode": mode,
+            "durations": durations, "window": window, "totals": totals,
             "quads_v1": sum(len(q) for q in expected["v1"].values()),
             "quads_v2": sum(len(q) for q in expected["v2"].values())}
     return outcomes, info
+
+
+def _total(path: Path) -> int:
+    store = GraphStore.open_existing(path, read_only=True)
+    return store.count("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
 
 
 def report(outcomes: list[Outcome], info: dict, args: argparse.Namespace, seconds: float) -> str:
     finished = [o for o in outcomes if o.finished_before_kill]
     outcomes = [o for o in outcomes if not o.finished_before_kill]
     states = Counter(o.state for o in outcomes)
-    broken = [o for o in outcomes if o.state == "BROKEN"]
+    broken = [o for o in outcomes if o.state in ("BROKEN", "MIXED") or o.leftovers]
     recovered = [o.recovered for o in outcomes if o.recovered is not None]
+    fresh = info["mode"] == "fresh"
+    start = ("an empty folder (no store)" if fresh else
+             f"an on-disk store holding version 1 of {info['records']} real records and the real edges between them")
     lines = [
-        "# Crash safety: SIGKILL during `kg ingest`",
+        f"# Crash safety: SIGKILL during `kg ingest` ({'fresh build' if fresh else 'replace'})",
         "",
-        f"Command: `python benchmarks/crash_bench.py --kills {args.kills} --records {args.records} "
-        f"--seed {args.seed} --recover-every {args.recover_every}`",
+        f"Command: `python benchmarks/crash_bench.py --mode {info['mode']} --kills {args.kills} "
+        f"--records {args.records} --seed {args.seed} --recover-every {args.recover_every}`",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
         f"pyoxigraph {pyoxigraph.__version__}; {os.cpu_count()} cores.",
         "",
-        f"Setup: an on-disk store holding version 1 of {info['records']} real records and the real edges "
-        f"between them; `kg ingest` replaces every record graph, the edges graph and the catalog header with "
-        f"version 2 (every record differs). A whole version-2 ingest took {info['full_ingest_s']:.1f} s here "
-        f"(median of {len(info['durations'])} complete runs, {min(info['durations']):.1f} to "
-        f"{max(info['durations']):.1f} s on this shared machine); each kill lands after a uniform random delay in "
-        f"[{info['window'][0]:g}, {info['window'][1]:g}] x the median so far, on a fresh copy of the version-1 "
-        f"store. The check compares each graph quad for quad with a clean in-memory ingest of version 1 and of "
-        f"version 2 ({info['quads_v1']} and {info['quads_v2']} quads in the watched graphs).",
+        f"Setup: {start}; `kg ingest` writes version 2 of {info['records']} records, their edges and the catalog "
+        f"header ({info['totals']['v2']} quads in all; the previous version has {info['totals']['v1']}). A whole "
+        f"version-2 ingest took {info['full_ingest_s']:.1f} s here (median of {len(info['durations'])} complete "
+        f"runs, {min(info['durations']):.1f} to {max(info['durations']):.1f} s on this shared machine); each kill "
+        f"lands after a uniform random delay in [{info['window'][0]:g}, {info['window'][1]:g}] x the median so far, "
+        f"from the same starting point. The check compares each record graph, the edges graph and the catalog "
+        f"graph quad for quad with a clean in-memory ingest of each version ({info['quads_v1']} and "
+        f"{info['quads_v2']} quads in the watched graphs), and the store's total with each version's; then an "
+        f"empty write session (what the next writer does first) must leave only the current generation.",
         "",
         "| state after the kill | kills |",
         "|---|---:|",
     ]
-    for state in ("all old", "records part new, part old", "records new, edges and header still old", "all new",
-                  "BROKEN"):
-        lines.append(f"| {state} | {states.get(state, 0)} |")
-    partial = [o for o in outcomes if o.state == "records part new, part old"]
+    for state in ("no store", "all old", "all new", "MIXED", "BROKEN"):
+        label = "all old (an empty store: the ingest had not switched)" if fresh and state == "all old" else state
+        lines.append(f"| {label} | {states.get(state, 0)} |")
     lines += [
         "",
         f"- Kills: {len(outcomes)} processes really killed (another {len(finished)} runs had already finished "
         f"when their kill came; they are not counted, and were all new: "
         f"{all(o.state == 'all new' for o in finished)}).",
-        f"- Graphs that were a mix of old and new: **{sum(len(o.mixed) for o in outcomes)}**; stores that "
-        f"failed to open: **{sum(1 for o in outcomes if o.open_error)}**.",
-        f"- Part-new states: the records were at v2 in whole batches "
-        f"({', '.join(sorted({str(o.v2) for o in partial})) or 'none seen'} records new), as `kg ingest` commits "
-        f"records in transactions of {BATCH_SIZE}.",
+        f"- Broken or mixed stores: **{sum(1 for o in outcomes if o.state in ('BROKEN', 'MIXED'))}** "
+        f"(graphs that were a mix of old and new: {sum(len(o.mixed) for o in outcomes)}; stores that failed to "
+        f"open: {sum(1 for o in outcomes if o.open_error)}).",
+        f"- Files left behind after the next writer's clean-up: **{sum(len(o.leftovers) for o in outcomes)}**.",
         f"- Re-running the interrupted ingest afterwards gave an all-new store in "
         f"{sum(1 for r in recovered if r)} of {len(recovered)} tries.",
         f"- Wall time of the whole benchmark: {seconds:.0f} s.",
         "",
-        "Scope: process crashes (SIGKILL), not power loss: pyoxigraph writes through RocksDB's write-ahead "
-        "log without an fsync per commit, so a power cut can lose the last commits, though the store should "
-        "still open consistent. The edges graph, the catalog header and the ontology are replaced together "
-        "in one transaction after the records.",
+        "Why: the whole ingest is one write session. It writes a new generation of the store (a checkpoint of "
+        "the current one: hard links) and makes it current by renaming a one-line pointer file only after "
+        "everything is written and flushed; a killed writer leaves an unreferenced generation folder, which "
+        "the next writer removes. Scope: process crashes (SIGKILL), not power loss: the pointer is fsynced, "
+        "but RocksDB's files are not synced per commit, so a power cut can lose the newest version.",
     ]
     if broken:
         lines += ["", "## Broken states", ""]
-        lines += [f"- delay {o.delay:.2f} s: {o.open_error or 'mixed graphs: ' + ', '.join(o.mixed[:5])}"
+        lines += [f"- delay {o.delay:.2f} s: {o.state}: {o.open_error or ''} "
+                  f"{'mixed graphs: ' + ', '.join(o.mixed[:5]) if o.mixed else ''} "
+                  f"{'leftovers: ' + ', '.join(o.leftovers) if o.leftovers else ''}".rstrip()
                   for o in broken]
     return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--mode", choices=("fresh", "replace"), default="fresh")
+    parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--records", type=int, default=912)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--recover-every", type=int, default=5,
@@ -306,11 +365,11 @@ def main() -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kg-crash-") as tmp:
         outcomes, info = run(args.kills, args.records, args.seed, Path(tmp), recover_every=args.recover_every,
-                             log=lambda line: print(line, file=sys.stderr, flush=True))
+                             log=lambda line: print(line, file=sys.stderr, flush=True), mode=args.mode)
     text = report(outcomes, info, args, time.perf_counter() - started)
     Path(args.out).write_text(text, encoding="utf-8")
     print(text)
-    return 1 if any(o.state == "BROKEN" for o in outcomes) else 0
+    return 1 if any(o.state in ("BROKEN", "MIXED") or o.leftovers for o in outcomes) else 0
 
 
 if __name__ == "__main__":

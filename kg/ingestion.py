@@ -3,9 +3,9 @@
 Everything is read and checked before anything is written (``kg.sources``): an
 unreadable file changes nothing. Good records are never lost because of a bad
 neighbour (the bad one is set aside in the quarantine), unless ``strict`` asks to
-reject the whole input. Records are written in batches, each one atomic, so a crash
-leaves every record either at its old or at its new version. RDF files go in as
-they are, all in one transaction.
+reject the whole input. A whole ingest is one write session of the store (records
+are written in batches, all into one new version), so a reader or a crash sees the
+whole old version or the whole new one. RDF files go in as they are.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .records import Edge, Record
 from .sources import (
     BULK, EDGES, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker, RdfDocument, read_inputs,
 )
-from .store import GraphStore
+from .store import GraphStore, transactional
 from .vocab import SKOS, Iris
 
 BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
@@ -116,6 +116,7 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE)
 
 
+@transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
             chunk: int | None) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
@@ -341,6 +342,7 @@ def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
     return iris.stored_ids(store.named_graphs())
 
 
+@transactional
 def remove_records(store: GraphStore, record_ids: Iterable[str], iris: Iris) -> None:
     store.remove_graphs(iris.record_graph(i) for i in record_ids)
     refresh_description(store, iris)

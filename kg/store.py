@@ -1,8 +1,11 @@
-"""The quad store: quads in, SPARQL out. Knows nothing of records.
+"""The quad store: quads in, SPARQL out, one whole version at a time. Knows nothing of records.
 
 ``GraphStore`` wraps an embedded pyoxigraph store, on disk (the default for the
-CLI) or in memory. Graph replacement is atomic: a batch of named graphs is
-swapped in a single transaction, so a crash leaves each graph either old or new.
+CLI) or in memory. On disk, a store folder holds generations (see
+:mod:`kg.generations`): a write session builds the next generation from a cheap
+checkpoint of the current one and switches to it atomically when it ends, so a
+reader sees the whole old version or the whole new one, never a mix, and a write
+that is killed or fails leaves the previous version as it was.
 
 >>> from pyoxigraph import NamedNode, Literal, Quad
 >>> store = GraphStore()           # in memory
@@ -10,27 +13,42 @@ swapped in a single transaction, so a crash leaves each graph either old or new.
 >>> store.replace_graphs({g: [Quad(g, NamedNode("https://example.org/p"), Literal("v"), g)]})
 >>> [row["o"].value for row in store.select("SELECT ?o WHERE { ?s ?p ?o }")]
 ['v']
+
+On disk, wrap a whole ingest in one session; a write call outside a session is a
+session of its own:
+
+>>> import tempfile
+>>> disk = GraphStore(tempfile.mkdtemp() + "/kg-store")
+>>> with disk.transaction():
+...     disk.add([Quad(g, NamedNode("https://example.org/p"), Literal("a"), g)])
+...     disk.add([Quad(g, NamedNode("https://example.org/p"), Literal("b"), g)])
+>>> len(disk), disk.generation, disk.is_stale()
+(2, 2, False)
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import sys
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from pyoxigraph import (
     BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
     Store,
 )
 
-from .errors import QueryError, StoreError
+from . import generations
+from .errors import QueryError, StoreError, safe_text
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
 
 DEFAULT_STORE = "kg-store"
-# pyoxigraph raises OSError for I/O, RuntimeError for a write to a read-only store or a
-# snapshot into a folder that exists
-_WRITE_ERRORS = (OSError, RuntimeError)
+T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = {
     "turtle": RdfFormat.TURTLE,
@@ -47,110 +65,388 @@ def default_store_path() -> str:
     return os.environ.get("KG_STORE") or DEFAULT_STORE
 
 
+def _reason(err: BaseException) -> str:
+    """pyoxigraph's (RocksDB's) message as one short line."""
+    text = str(err).strip().splitlines()
+    return safe_text(text[0] if text else type(err).__name__, 300)
+
+
+def _is_storage_fault(err: BaseException) -> bool:
+    """Whether pyoxigraph's error is the storage failing (corrupt files, I/O) rather than the query."""
+    return isinstance(err, OSError) or str(err).startswith(("Corruption", "IO error"))
+
+
+def storage_error(err: BaseException) -> StoreError | None:
+    """The StoreError for a pyoxigraph error raised while iterating a query's results
+    (damaged store files, I/O), or None when ``err`` is something else. For callers that
+    iterate :meth:`GraphStore.query` results themselves.
+
+    >>> storage_error(RuntimeError("Corruption: block checksum mismatch\\nmore"))
+    StoreError('cannot read the store: Corruption: block checksum mismatch')
+    >>> storage_error(RuntimeError("Type error")) is None
+    True
+    """
+    if isinstance(err, (OSError, RuntimeError)) and _is_storage_fault(err):
+        return StoreError(f"cannot read the store: {_reason(err)}")
+    return None
+
+
+def _read_only(folder: Path) -> Store:
+    try:
+        return Store.read_only(str(folder))
+    except (OSError, RuntimeError, ValueError) as err:
+        raise StoreError(f"cannot open store {safe_text(folder)}: {_reason(err)}") from None
+
+
+def _probe(store: Store, folder: Path) -> None:
+    """Read one whole index of a store opened to read (~70 ms per 200,000 quads): RocksDB
+    checks every block it reads, so damaged files mostly show here, as one error, before
+    a query meets them. pyoxigraph 0.5's aggregates (COUNT, GROUP BY) retry a failing
+    read without end, growing until memory runs out."""
+    try:
+        len(store)
+    except (OSError, RuntimeError) as err:
+        raise StoreError(f"corrupt store {safe_text(folder)}: {_reason(err)}") from None
+
+
+def _writable(folder: Path) -> Store:
+    try:
+        return Store(str(folder))
+    except (OSError, RuntimeError, ValueError) as err:
+        raise StoreError(f"cannot write to the store {safe_text(folder)}: {_reason(err)}") from None
+
+
+@dataclass
+class _Session:
+    """A write in progress: generation ``number`` open read-write (``store``), under the
+    writer lock, seen by the thread that began it (other threads read the current version)."""
+    writer: generations.Lock
+    number: int
+    store: Store | None
+    thread: int
+    wrote: bool = False
+
+
 class GraphStore:
-    """An embedded RDF dataset with atomic named-graph replacement and bound SPARQL."""
+    """An embedded RDF dataset with atomic named-graph replacement and bound SPARQL.
+
+    ``GraphStore(path)`` opens (or creates) a store to read and write;
+    ``read_only=True`` (or :meth:`open_existing`) only reads an existing store, and
+    never creates or changes anything. Either reads one generation: the version that
+    was current when it was opened (see :meth:`is_stale` and :meth:`reopen`).
+    """
 
     def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else None
-        try:
-            if path is None:
-                self._store = Store()
-            elif read_only:
-                self._store = Store.read_only(str(path))
-            else:
-                self._store = Store(str(path))
-        except OSError as err:
-            raise StoreError(f"cannot open store {path}: {err}") from None
+        self.read_only = read_only
+        self.generation = 0
+        self._session: _Session | None = None
+        self._reader: generations.Lock | None = None
+        # handles on earlier versions, with their reader locks, until no thread reads them
+        self._retired: list[tuple[Store, generations.Lock | None]] = []
+        if self.path is None:
+            self._store = Store()
+            return
+        found = generations.kind(self.path)
+        if found in ("missing", "empty") and not read_only:
+            self._create(self.path)
+        elif found in ("missing", "empty"):
+            raise StoreError(f"no store at {safe_text(self.path)}")
+        elif found == "foreign":
+            raise StoreError(f"cannot open store {safe_text(self.path)}: not a kg store (no generation pointer, "
+                             f"no store files)")
+        self._store = Store()
+        self._store = self._open_current()
 
     @classmethod
     def open_existing(cls, path: str | os.PathLike, *, read_only: bool = False) -> "GraphStore":
         """Open a store that must already exist (reading commands never create one)."""
-        if not Path(path).is_dir():
+        if generations.kind(Path(path)) in ("missing", "empty") or not Path(path).is_dir():
             raise StoreError(f"no store at {path}: run 'kg build' or 'kg ingest' first (or pass --store)")
         return cls(path, read_only=read_only)
+
+    @staticmethod
+    def latest_generation(path: str | os.PathLike) -> int:
+        """The number of the store's current generation (0 for a store from before
+        generations): one small file read, cheap enough to poll."""
+        return generations.current(Path(path))
+
+    def is_stale(self) -> bool:
+        """Whether a newer version than the one this handle reads has become current."""
+        if self.path is None or self._session is not None:
+            return False
+        return self.latest_generation(self.path) != self.generation
+
+    def reopen(self) -> bool:
+        """Read the current version from now on, if a newer one exists; True if it did."""
+        if not self.is_stale():
+            return False
+        self._store = self._open_current()
+        return True
+
+    @property
+    def version_folder(self) -> Path | None:
+        """The folder of the version this handle reads (None in memory or inside a
+        session). It stays whole while this handle is open (its reader lock), so worker
+        processes can open it read-only and read exactly this version."""
+        if self.path is None or self._session is not None:
+            return None
+        return generations.generation_dir(self.path, self.generation) if self.generation else self.path
+
+    def _open_current(self) -> Store:
+        """A read-only handle on the current generation, its reader lock taken (the
+        previous one released)."""
+        assert self.path is not None
+        number, lock = generations.lock_current(self.path)
+        folder = generations.generation_dir(self.path, number) if number else self.path
+        try:
+            store = _read_only(folder)
+            if self.read_only:
+                _probe(store, folder)
+        except StoreError:
+            if lock is not None:
+                lock.release()
+            raise
+        self._retire()
+        self._reader, self.generation = lock, number
+        return store
+
+    def _retire(self) -> None:
+        """Keep the current handle's reader lock until no other thread reads through the
+        handle (its generation must not be removed under a query in flight); release the
+        locks of earlier handles that nobody holds any more."""
+        if self._reader is not None:
+            self._retired.append((self._store, self._reader))
+            self._reader = None
+        held = []
+        for store, lock in self._retired:
+            # 3 references: this list's tuple, the loop variable, getrefcount's argument
+            if sys.getrefcount(store) > 3 + (store is self._store):
+                held.append((store, lock))
+            elif lock is not None:
+                lock.release()
+        self._retired = held
+
+    @staticmethod
+    def _create(folder: Path) -> None:
+        """A new store folder whose generation 1 is an empty store."""
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot create store {safe_text(folder)}: {err.strerror or err}") from None
+        writer = generations.lock_writer(folder)
+        try:
+            if generations.kind(folder) != "empty":
+                return  # another process made it meanwhile
+            generations.clean(folder, keep=0)  # what a killed creation left
+            generations.create_lock_file(folder, 1)
+            store = _writable(generations.generation_dir(folder, 1))
+            store.flush()
+            del store
+            generations.write_pointer(folder, 1)
+        except (OSError, StoreError) as err:
+            generations.remove_generation(folder, 1)
+            if isinstance(err, StoreError):
+                raise
+            raise StoreError(f"cannot create store {safe_text(folder)}: {err.strerror or err}") from None
+        finally:
+            writer.release()
+
+    # -- write sessions -------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator["GraphStore"]:
+        """One write session: every write inside becomes visible to readers at once when
+        the block ends, or not at all if it raises (or the process dies). Reads inside
+        see the session's own writes. Nested sessions join the outer one; in memory,
+        writes apply directly."""
+        if self.path is None or self._session is not None:
+            yield self
+            return
+        self._begin()
+        try:
+            yield self
+        except BaseException:
+            self._abort()
+            raise
+        self._commit()
+
+    def _begin(self) -> None:
+        if self.read_only:
+            raise StoreError(f"the store {safe_text(self.path)} was opened read-only")
+        assert self.path is not None
+        folder = self.path
+        writer = generations.lock_writer(folder)
+        try:
+            if generations.current(folder) == 0:
+                self._migrate(folder)
+            base = generations.current(folder)
+            generations.clean(folder, keep=base)
+            number = generations.next_number(folder)
+            source = self._store if self.generation == base else _read_only(generations.generation_dir(folder, base))
+            target = generations.generation_dir(folder, number)
+            try:
+                generations.create_lock_file(folder, number)
+                source.backup(str(target))  # hard links: milliseconds
+                store = _writable(target)
+            except (OSError, RuntimeError, ValueError) as err:
+                generations.remove_generation(folder, number)
+                if isinstance(err, StoreError):
+                    raise
+                raise StoreError(f"cannot write to the store {safe_text(folder)}: {_reason(err)}") from None
+        except BaseException:
+            writer.release()
+            raise
+        self._session = _Session(writer, number, store, threading.get_ident())
+
+    def _commit(self) -> None:
+        session = self._session
+        assert session is not None and self.path is not None
+        if not session.wrote:
+            self._abort()  # nothing changed: keep the current generation
+            return
+        try:
+            assert session.store is not None
+            session.store.flush()  # a read-only checkpoint of it must find everything in its files
+        except (OSError, RuntimeError) as err:
+            self._abort()
+            raise StoreError(f"cannot write to the store: {_reason(err)}") from None
+        session.store = None  # closes the read-write store before its generation becomes current
+        try:
+            generations.write_pointer(self.path, session.number)  # the switch
+        except OSError as err:
+            self._abort()
+            raise StoreError(f"cannot write to the store {safe_text(self.path)}: {err.strerror or err}") from None
+        self._session = None
+        try:
+            self._store = self._open_current()
+            generations.clean(self.path, keep=session.number)
+        finally:
+            session.writer.release()
+
+    def _abort(self) -> None:
+        session = self._session
+        assert session is not None and self.path is not None
+        self._session = None
+        session.store = None  # closes the session's read-write store
+        try:
+            generations.remove_generation(self.path, session.number)
+        finally:
+            session.writer.release()
+
+    def _migrate(self, folder: Path) -> None:
+        """Make a plain store from before generations generation 1 (under the writer lock):
+        a checkpoint of it, then the pointer, then its old files go."""
+        self._store = Store()  # let go of the read-only handle on the old files
+        generations.clean(folder, keep=0)  # what a killed migration left
+        try:
+            old = _writable(folder)  # read-write: its log is replayed and flushed into the copy
+            generations.create_lock_file(folder, 1)
+            old.flush()
+            old.backup(str(generations.generation_dir(folder, 1)))
+            del old
+            generations.write_pointer(folder, 1)
+        except (OSError, RuntimeError, ValueError) as err:
+            generations.remove_generation(folder, 1)
+            self._store = self._open_current()
+            if isinstance(err, StoreError):
+                raise
+            raise StoreError(f"cannot convert the store {safe_text(folder)}: {_reason(err)}") from None
+        self._store = self._open_current()
+
+    def _write(self, method: str, *args: Any) -> None:
+        """Call the pyoxigraph write ``method``: in the current session, or in a session
+        of its own (named, not bound: the session's store exists only once it began)."""
+        with self.transaction():
+            if self._session is not None:
+                self._session.wrote = True
+            try:
+                getattr(self._session.store if self._session is not None else self._store, method)(*args)
+            except (OSError, RuntimeError) as err:
+                raise StoreError(f"cannot write to the store: {_reason(err)}") from None
 
     # -- writing ------------------------------------------------------------
 
     def replace_graphs(self, graphs: Mapping[NamedNode, list[Quad]], additions: Iterable[Quad] = ()) -> None:
         """In one transaction: swap in every graph of ``graphs`` (old content removed)
         and add ``additions`` (quads of graphs that are merged into, not replaced)."""
-        existing = [g for g in graphs if self.has_graph(g)]
-        if not existing:
-            # Fast path: nothing to remove, one atomic bulk insert.
-            self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
-            return
-        self._update(_replace_update(graphs, existing, list(additions)))
+        with self.transaction():
+            existing = [g for g in graphs if self.has_graph(g)]
+            if not existing:
+                # Fast path: nothing to remove, one bulk insert.
+                self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
+                return
+            self._write("update", _replace_update(graphs, existing, list(additions)))
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
-        graphs = [g for g in graphs if self.has_graph(g)]
-        if graphs:
-            self._update(" ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs))
+        with self.transaction():
+            graphs = [g for g in graphs if self.has_graph(g)]
+            if graphs:
+                self._write("update", " ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs))
 
     def _bulk_extend(self, quads: list[Quad]) -> None:
-        # pyoxigraph documents atomicity for ``extend`` (one transaction) only; its
-        # ``bulk_extend`` loader commits at its end, and a failure part-way can leave
-        # part of it written. It is used here only on graphs that did not exist before.
-        try:
-            self._store.bulk_extend(quads) if len(quads) > 2000 else self._store.extend(quads)
-        except _WRITE_ERRORS as err:
-            raise StoreError(f"cannot write to the store: {err}") from None
+        # pyoxigraph's ``bulk_extend`` loader is not transactional on its own; on disk it
+        # writes into the session's new generation, which a failure throws away whole.
+        # In memory it is used only on graphs that did not exist before.
+        if len(quads) > 2000:
+            self._write("bulk_extend", quads)
+        else:
+            self._write("extend", quads)
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
-        try:
-            self._store.extend(quads)
-        except _WRITE_ERRORS as err:
-            raise StoreError(f"cannot write to the store: {err}") from None
+        self._write("extend", quads)
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
-        """Add many quads through the bulk loader: fast, but not transactional (a
-        failure part-way can leave part of them written)."""
-        try:
-            self._store.bulk_extend(quads)
-        except _WRITE_ERRORS as err:
-            raise StoreError(f"cannot write to the store: {err}") from None
+        """Add many quads through the bulk loader: fast; on disk all or nothing with the
+        session (in memory, a failure part-way can leave part of them written)."""
+        self._write("bulk_extend", quads)
 
     def backup(self, folder: str | os.PathLike) -> None:
-        """Write a consistent snapshot of the on-disk store into ``folder`` (which must
-        not exist). RocksDB hard-links its files, so this takes milliseconds."""
+        """Write a consistent snapshot of the version this handle reads into ``folder``
+        (which must not exist). RocksDB hard-links its files, so this takes milliseconds."""
         if self.path is None:
             raise StoreError("an in-memory store has no snapshot on disk")
         try:
-            self._store.backup(str(folder))
-        except _WRITE_ERRORS as err:
-            raise StoreError(f"cannot snapshot the store into {folder}: {err}") from None
-
-    def _update(self, text: str) -> None:
-        try:
-            self._store.update(text)
-        except _WRITE_ERRORS as err:
-            raise StoreError(f"cannot write to the store: {err}") from None
+            self._view().backup(str(folder))
+        except (OSError, RuntimeError) as err:
+            raise StoreError(f"cannot snapshot the store into {folder}: {_reason(err)}") from None
 
     def update(self, text: str) -> None:
         """Run a SPARQL Update built by kg itself (terms serialised, never pasted)."""
-        self._update(text)
+        self._write("update", text)
 
     def flush(self) -> None:
-        if self.path is not None:
-            self._store.flush()
+        """Write what the session holds in memory to its files (a finished session does this itself)."""
+        if self._session is not None and self._session.store is not None:
+            self._session.store.flush()
+
+    def _view(self) -> Store:
+        """The store to read: the session's, in the thread that writes it; else the current version."""
+        session = self._session
+        if session is not None and session.store is not None and session.thread == threading.get_ident():
+            return session.store
+        return self._store
 
     # -- reading ------------------------------------------------------------
 
     def has_graph(self, graph: NamedNode) -> bool:
-        return self._store.contains_named_graph(graph)
+        return self._read(self._view().contains_named_graph, graph)
 
     def named_graphs(self) -> list[NamedNode]:
         # kg names its graphs with IRIs; a blank-node graph name (from a loaded TriG
         # file) sorts and reads (``.value``) the same way
-        return sorted(cast(Iterator[NamedNode], self._store.named_graphs()), key=lambda g: g.value)
+        graphs = cast(list[NamedNode], self._read(lambda: list(self._view().named_graphs())))
+        return sorted(graphs, key=lambda g: g.value)
 
     def quads(self, graph: NamedNode | DefaultGraph | None = None) -> Iterator[Quad]:
-        return self._store.quads_for_pattern(None, None, None, graph)
+        return self.match(None, None, None, graph)
 
     def match(self, subject: Any = None, predicate: Any = None, object: Any = None,
               graph: Any = None) -> Iterator[Quad]:
         """Quads matching a pattern (``None`` matches anything)."""
-        return self._store.quads_for_pattern(subject, predicate, object, graph)
+        store = self._view()
+        return self._checked(store.quads_for_pattern(subject, predicate, object, graph), store)
 
     def contains(self, subject: Any = None, predicate: Any = None, object: Any = None,
                  graph: Any = None) -> bool:
@@ -158,7 +454,21 @@ class GraphStore:
         return next(iter(self.match(subject, predicate, object, graph)), None) is not None
 
     def __len__(self) -> int:
-        return len(self._store)
+        return self._read(self._view().__len__)
+
+    def _read(self, action: Any, *args: Any) -> Any:
+        try:
+            return action(*args)
+        except (OSError, RuntimeError) as err:
+            raise StoreError(f"cannot read the store: {_reason(err)}") from None
+
+    def _checked(self, items: Iterable[Any], store: Store) -> Iterator[Any]:
+        """``items`` (read from ``store``, held while iterating), a storage fault while
+        iterating raised as StoreError."""
+        try:
+            yield from items
+        except (OSError, RuntimeError) as err:
+            raise StoreError(f"cannot read the store: {_reason(err)}") from None
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None, *,
               union: bool = True, default_graph: Any = None,
@@ -170,6 +480,12 @@ class GraphStore:
         the union of all graphs; a query's own dataset (FROM / FROM NAMED, or
         ``default_graph`` / ``named_graphs`` here) replaces it.
         """
+        return self._query(self._view(), sparql, bindings, union=union, default_graph=default_graph,
+                           named_graphs=named_graphs)
+
+    def _query(self, store: Store, sparql: str, bindings: Mapping[str, Any] | None = None, *,
+               union: bool = True, default_graph: Any = None,
+               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         text = bind(sparql, bindings) if bindings else sparql
         kwargs: dict[str, Any] = {}
         if default_graph is not None or named_graphs is not None:
@@ -181,19 +497,27 @@ class GraphStore:
             # pyoxigraph lets use_default_graph_as_union override a query's FROM clauses
             kwargs["use_default_graph_as_union"] = union
         try:
-            return self._store.query(text, **kwargs)
+            return store.query(text, **kwargs)
         except SyntaxError as err:
             raise QueryError(f"malformed SPARQL: {err}") from None
-        except (RuntimeError, ValueError) as err:
+        except (RuntimeError, ValueError, OSError) as err:
+            if _is_storage_fault(err):
+                raise StoreError(f"cannot read the store: {_reason(err)}") from None
             raise QueryError(str(err)) from None
 
     def select(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """SELECT rows as dicts of variable name -> term (unbound variables left out)."""
-        result = self.query(sparql, bindings)
+        store = self._view()  # held while the rows are read
+        result = self._query(store, sparql, bindings)
         if not isinstance(result, QuerySolutions):
             raise QueryError("expected a SELECT query")
         names = [v.value for v in result.variables]
-        return [{n: row[n] for n in names if row[n] is not None} for row in result]
+        try:
+            return [{n: row[n] for n in names if row[n] is not None} for row in result]
+        except (RuntimeError, OSError) as err:
+            if _is_storage_fault(err):
+                raise StoreError(f"cannot read the store: {_reason(err)}") from None
+            raise QueryError(str(err)) from None
 
     def count(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> int:
         """The integer in the first column of the first row."""
@@ -212,7 +536,17 @@ class GraphStore:
             kwargs["from_graph"] = DefaultGraph()
         if prefixes and fmt in ("turtle", "trig"):
             kwargs["prefixes"] = dict(prefixes)
-        return self._store.dump(output, **kwargs)
+        return self._read(lambda: self._view().dump(output, **kwargs))
+
+
+def transactional(function: Callable[..., T]) -> Callable[..., T]:
+    """Decorator: run ``function(store, ...)`` in one write session of ``store`` (its
+    first argument), so that readers see all of its writes or none of them."""
+    @functools.wraps(function)
+    def in_one_session(store: GraphStore, *args: Any, **kwargs: Any) -> T:
+        with store.transaction():
+            return function(store, *args, **kwargs)
+    return in_one_session
 
 
 def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode],

@@ -9,6 +9,7 @@ import threading
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
 
+from kg import generations
 from kg.errors import QueryError, StoreError
 from kg.store import GraphStore
 
@@ -171,7 +172,7 @@ def test_dump_one_graph_or_the_dataset(store):
 # opening
 
 
-def test_a_bad_path_is_a_store_error(tmp_path):
+def test_a_bad_path_is_a_store_error(tmp_path, monkeypatch):
     file = tmp_path / "a-file"
     file.write_text("not a store")
     with pytest.raises(StoreError, match="cannot open store"):
@@ -184,6 +185,10 @@ def test_a_bad_path_is_a_store_error(tmp_path):
         GraphStore.open_existing(tmp_path / "missing", read_only=True)
     path = tmp_path / "store"
     first = GraphStore(path)
-    with pytest.raises(StoreError, match="cannot open store"):
-        GraphStore(path)  # locked by the first writer
+    monkeypatch.setattr(generations, "WRITER_WAIT_S", 0.2)
+    with first.transaction():
+        first.add(marked(G1, "a", 1))
+        second = GraphStore(path)  # opens (it reads the current version) ...
+        with pytest.raises(StoreError, match="locked by another process"):
+            second.add(marked(G2, "b", 1))  # ... but cannot write while the first writer writes
     del first

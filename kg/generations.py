@@ -1,0 +1,267 @@
+"""A store folder's versions on disk: numbered generations, the pointer to the current one, the locks.
+
+A store folder holds one complete RocksDB store per generation and a small pointer
+file naming the current one. A writer builds generation n+1 beside generation n and
+switches the pointer with an atomic rename, so every reader opens either the whole
+old version or the whole new one, and a writer that is killed or fails leaves only
+an unreferenced folder that the next writer removes::
+
+    kg-store/
+      generation          the current generation's number ("7\\n"), replaced atomically
+      writer.lock         flock'ed exclusively by the one writer, for a whole write
+      gen-00000007/       a complete store; nobody writes to it once it is current
+      gen-00000007.lock   flock'ed shared by every reader of generation 7
+      gen-00000008/       the next generation, while a writer builds it
+
+A generation is removed (by a writer, under ``writer.lock``) only when it is not
+current and no reader holds its lock. This module knows files and locks only; the
+RocksDB stores themselves are opened by :mod:`kg.store`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from .errors import StoreError, safe_text
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; keeping readers and writers apart is then the user's job
+    fcntl = None  # type: ignore[assignment]
+
+POINTER = "generation"
+WRITER_LOCK = "writer.lock"
+_GENERATION = re.compile(r"^gen-(\d{8})(\.lock)?$")
+# RocksDB's own files: a store folder from before generations holds them at its top
+# (its CURRENT file marks it); after its migration they are removed.
+_ROCKSDB_FILE = re.compile(r"^(CURRENT|IDENTITY|LOCK|LOG(\.old\.\d+)?|MANIFEST-\d+|OPTIONS-\d+|"
+                           r"\d+\.(sst|log|blob)|bulk-.*\.sst|.*\.dbtmp)$")
+LEGACY_MARK = "CURRENT"
+WRITER_WAIT_S = 30.0  # how long a writer waits for another one to finish
+
+
+def generation_dir(folder: Path, number: int) -> Path:
+    return folder / f"gen-{number:08d}"
+
+
+def _lock_path(folder: Path, number: int) -> Path:
+    return folder / f"gen-{number:08d}.lock"
+
+
+def kind(folder: Path) -> str:
+    """What ``folder`` is: "generations", "legacy" (a plain store from before
+    generations), "missing", "empty" or "foreign" (not a kg store)."""
+    if (folder / POINTER).is_file():
+        return "generations"
+    if not folder.exists():
+        return "missing"
+    if not folder.is_dir():
+        return "foreign"
+    if (folder / LEGACY_MARK).is_file():
+        return "legacy"
+    try:
+        # only what a killed first write leaves (its lock, a generation never pointed to)
+        return "empty" if all(_is_layout(name) for name in os.listdir(folder)) else "foreign"
+    except OSError as err:
+        raise StoreError(f"cannot read store folder {safe_text(folder)}: {err.strerror or err}") from None
+
+
+def _is_layout(name: str) -> bool:
+    return bool(_GENERATION.match(name)) or name in (WRITER_LOCK, f"{POINTER}.tmp")
+
+
+def current(folder: Path) -> int:
+    """The number of the current generation (0 for a plain store from before generations)."""
+    try:
+        text = (folder / POINTER).read_text(encoding="ascii", errors="replace")
+    except FileNotFoundError:
+        if (folder / LEGACY_MARK).is_file():
+            return 0
+        raise StoreError(f"no store at {safe_text(folder)}") from None
+    except OSError as err:
+        raise StoreError(f"cannot read {safe_text(folder / POINTER)}: {err.strerror or err}") from None
+    if not text.strip().isdigit():
+        raise StoreError(f"corrupt store {safe_text(folder)}: its generation pointer reads {safe_text(text, 40)!r}")
+    return int(text)
+
+
+def write_pointer(folder: Path, number: int) -> None:
+    """Make ``number`` the current generation: written beside, synced, renamed over."""
+    temporary = folder / f"{POINTER}.tmp"
+    with open(temporary, "w", encoding="ascii") as handle:
+        handle.write(f"{number}\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, folder / POINTER)
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # Windows opens no folders: the rename still holds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems refuse fsync on a folder
+        pass
+    finally:
+        os.close(fd)
+
+
+def _flock(fd: int, shared: bool = False, wait: bool = True) -> None:
+    """flock ``fd``; raises BlockingIOError when ``wait`` is false and another holds it."""
+    if fcntl is not None:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | (0 if wait else fcntl.LOCK_NB))
+
+
+class Lock:
+    """An flock held on an open file until ``release`` (or until the process ends)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the file drops its flock
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except (OSError, TypeError):  # at interpreter exit the process drops its locks anyway
+            pass
+
+
+def lock_writer(folder: Path, wait_s: float | None = None) -> Lock:
+    """The exclusive writer lock of ``folder``, waiting up to ``wait_s`` (default
+    ``WRITER_WAIT_S``) for another writer."""
+    wait_s = WRITER_WAIT_S if wait_s is None else wait_s
+    try:
+        fd = os.open(folder / WRITER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise StoreError(f"cannot write to the store {safe_text(folder)}: {err.strerror or err}") from None
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            _flock(fd, wait=False)
+            return Lock(fd)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise StoreError(f"the store {safe_text(folder)} is locked by another process that writes to it "
+                                 f"(waited {wait_s:g} s)") from None
+            time.sleep(0.05)
+
+
+def create_lock_file(folder: Path, number: int) -> None:
+    """The reader lock file of a new generation (made before its folder, removed after it)."""
+    _lock_path(folder, number).touch()
+
+
+def lock_reader(folder: Path, number: int) -> Lock | None:
+    """A shared lock on generation ``number``, or None when it is gone (removed since the
+    pointer was read). Opened read-only: this works on read-only media too."""
+    try:
+        fd = os.open(_lock_path(folder, number), os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise StoreError(f"cannot read the store {safe_text(folder)}: {err.strerror or err}") from None
+    _flock(fd, shared=True)  # waits only while a writer removes this generation
+    if not (generation_dir(folder, number) / LEGACY_MARK).is_file():
+        os.close(fd)
+        return None
+    return Lock(fd)
+
+
+def lock_current(folder: Path, attempts: int = 200) -> tuple[int, Lock | None]:
+    """The current generation's number and a reader lock on it (None for a plain store
+    from before generations). Retried while writers switch and remove generations."""
+    for attempt in range(attempts):
+        number = current(folder)
+        if number == 0:
+            return 0, None
+        lock = lock_reader(folder, number)
+        if lock is not None:
+            return number, lock
+        if number == current(folder) and generation_dir(folder, number).is_dir() \
+                and not _lock_path(folder, number).exists():
+            return number, None  # a copied store without its lock files: read it as it is
+        time.sleep(0.01)
+    raise StoreError(f"cannot open store {safe_text(folder)}: generation {number} keeps vanishing")
+
+
+def next_number(folder: Path) -> int:
+    """A number above the current generation and every generation folder present."""
+    numbers = [current(folder)]
+    for name in os.listdir(folder):
+        match = _GENERATION.match(name)
+        if match:
+            numbers.append(int(match.group(1)))
+    return max(numbers) + 1
+
+
+def remove_generation(folder: Path, number: int) -> None:
+    """Remove a generation that never became current (a failed write), lock file last."""
+    shutil.rmtree(generation_dir(folder, number), ignore_errors=True)
+    if not generation_dir(folder, number).exists():
+        _lock_path(folder, number).unlink(missing_ok=True)
+
+
+def clean(folder: Path, keep: int) -> list[int]:
+    """Remove every generation but ``keep`` that no reader holds, the leftovers of killed
+    or failed writes, and a migrated plain store's old files (only once the pointer
+    exists: until then they are the store). Call under the writer lock. Returns the
+    generations removed."""
+    numbers: set[int] = set()
+    migrated = (folder / POINTER).is_file()
+    for name in os.listdir(folder):
+        match = _GENERATION.match(name)
+        if match:
+            if int(match.group(1)) != keep:
+                numbers.add(int(match.group(1)))
+        elif name == f"{POINTER}.tmp" or (migrated and _ROCKSDB_FILE.match(name)):
+            _remove(folder / name)
+    removed = []
+    for number in sorted(numbers):
+        lock = _try_exclusive(folder, number)
+        if lock is False:
+            continue  # a reader holds it
+        shutil.rmtree(generation_dir(folder, number), ignore_errors=True)
+        if not generation_dir(folder, number).exists():
+            _lock_path(folder, number).unlink(missing_ok=True)
+            removed.append(number)
+        if isinstance(lock, Lock):
+            lock.release()
+    return removed
+
+
+def _try_exclusive(folder: Path, number: int) -> Lock | bool:
+    """An exclusive lock on a generation's lock file; True when it has none; False when held."""
+    try:
+        fd = os.open(_lock_path(folder, number), os.O_RDWR)
+    except FileNotFoundError:
+        return True
+    try:
+        _flock(fd, wait=False)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    return Lock(fd)
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError as err:
+        if err.errno not in (errno.ENOENT, errno.EROFS, errno.EACCES):
+            raise
