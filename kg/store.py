@@ -44,20 +44,14 @@ from pyoxigraph import (
 
 from . import generations
 from .errors import QueryError, StoreError, safe_text
+from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
 
 DEFAULT_STORE = "kg-store"
 T = TypeVar("T")
 
-FORMATS: dict[str, RdfFormat] = {
-    "turtle": RdfFormat.TURTLE,
-    "ntriples": RdfFormat.N_TRIPLES,
-    "nquads": RdfFormat.N_QUADS,
-    "trig": RdfFormat.TRIG,
-    "jsonld": RdfFormat.JSON_LD,
-    "rdfxml": RdfFormat.RDF_XML,
-}
+FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
 
 
 def default_store_path() -> str:

@@ -77,8 +77,9 @@ def bundled_store(tmp_path_factory) -> GraphStore:
 
 # The longest test files start first, so that the workers of pytest-xdist (a file each,
 # --dist loadfile) finish together instead of one of them running a long file at the end.
-LONG_FILES = ("test_benchmarks.py", "test_wheel.py", "test_validation_runs.py", "test_push.py",
-              "test_readme.py", "test_crash_safety.py", "test_queries.py", "test_ingest.py", "test_exports.py")
+LONG_FILES = ("test_benchmarks.py", "test_crash_safety.py", "test_wheel.py", "test_validation_runs.py",
+              "test_push.py", "test_readme.py", "test_store_versions.py", "test_queries.py", "test_ingest.py",
+              "test_exports.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -61,17 +61,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     except BrokenPipeError:
         return EXIT_OK
+    except RuntimeError as error:  # damaged data met while reading results is a store error, not a bug
+        from ..store import storage_error
+
+        damaged = storage_error(error)
+        if damaged is None:
+            return _internal(error, args)
+        err(f"kg: error: {damaged}")
+        return EXIT_STORE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as error:  # a bug: one line, the traceback only when asked for
-        if getattr(args, "debug", False):
-            traceback.print_exc()
-        where = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
-        at = f" at {where.filename.rsplit('/kg/', 1)[-1]}:{where.lineno}" if where else ""
-        err(f"kg: internal error in 'kg {args.command}': {type(error).__name__}: {safe_text(error, 300)}{at} "
-            f"(a bug in kg: rerun with --debug for the traceback, and report it with this line and "
-            f"'kg --version' to {ISSUES_URL})")
-        return EXIT_INTERNAL
+        return _internal(error, args)
+
+
+def _internal(error: BaseException, args: object) -> int:
+    """An unexpected failure: one line naming what failed and where, and how to report it."""
+    if getattr(args, "debug", False):
+        traceback.print_exc()
+    where = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    at = f" at {where.filename.rsplit('/kg/', 1)[-1]}:{where.lineno}" if where else ""
+    err(f"kg: internal error in 'kg {getattr(args, 'command', '')}': {type(error).__name__}: "
+        f"{safe_text(error, 300)}{at} (a bug in kg: rerun with --debug for the traceback, and report it "
+        f"with this line and 'kg --version' to {ISSUES_URL})")
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":
