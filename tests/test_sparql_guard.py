@@ -273,3 +273,67 @@ def test_the_crash_the_caps_prevent_is_real():
     """
     done = probe([plus_chain(20_000)])
     assert done.returncode < 0, (done.returncode, done.stdout, done.stderr[-300:])
+
+
+# ---------------------------------------------------------------------------
+# The guard case by case, without a store (moved from tests/test_serve.py)
+
+DIRECT_URL = "http://127.0.0.1:9/sparql"
+EDGES_GRAPH = "https://w3id.org/agent-landscape/data/graph/edges"
+
+
+@pytest.mark.parametrize("form", SERVICE_FORMS)
+def test_every_form_of_service_is_refused(form):
+    with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
+        check_query(form.format(url=DIRECT_URL), set())
+
+
+@pytest.mark.parametrize("text,form", [
+    ("SELECT * WHERE { ?s ?p ?o }", "SELECT"), ("ASK { ?s ?p ?o }", "ASK"),
+    ("CONSTRUCT WHERE { ?s ?p ?o }", "CONSTRUCT"), ("DESCRIBE <https://e.org/x>", "DESCRIBE"),
+])
+def test_the_form_of_a_query(text, form):
+    assert check_query(text, set()) == CheckedQuery(form=form, has_dataset=False)
+
+
+def test_from_only_names_graphs_of_the_store():
+    checked = check_query(f"SELECT * FROM <{EDGES_GRAPH}> WHERE {{ ?s ?p ?o }}", {EDGES_GRAPH})
+    assert checked.has_dataset and checked.form == "SELECT"
+    for text in (f"SELECT * FROM <{DIRECT_URL}> WHERE {{ ?s ?p ?o }}",
+                 f"SELECT * FROM NAMED <{DIRECT_URL}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+                 f"select * from <{DIRECT_URL}> where {{ ?s ?p ?o }}"):
+        with pytest.raises(QueryRefused, match="FROM .* is not a graph of this store"):
+            check_query(text, {EDGES_GRAPH})
+
+
+def test_from_named_of_a_graph_of_the_store_is_allowed():
+    assert check_query(f"SELECT * FROM NAMED <{EDGES_GRAPH}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}", {EDGES_GRAPH}).has_dataset
+
+
+def test_what_rdflib_cannot_parse_is_refused_fail_closed():
+    # valid for pyoxigraph (LATERAL, RDF 1.2 triple terms) but not for rdflib
+    for text in ("SELECT * WHERE { ?s ?p ?o LATERAL { SELECT ?x WHERE { ?s ?p ?x } LIMIT 1 } } LIMIT 1",
+                 "SELECT * WHERE { ?s ?p <<( ?a ?b ?c )>> }", "SELECT ?x WHERE { ?x ?p "):
+        with pytest.raises(QueryRefused, match="malformed or unsupported"):
+            check_query(text, set())
+
+
+def test_an_update_is_not_a_query():
+    with pytest.raises(QueryRefused, match="this is not a query"):
+        check_query('INSERT DATA { <https://e.org/s> <https://e.org/p> "x" }', set())
+
+
+def test_updates_refuse_load_and_service():
+    check_update('INSERT DATA { <https://e.org/s> <https://e.org/p> "x" }')
+    check_update("DROP SILENT GRAPH <https://e.org/g>")
+    for text in (f"LOAD <{DIRECT_URL}>", f"load silent <{DIRECT_URL}> into graph <https://e.org/g>"):
+        with pytest.raises(QueryRefused, match="LOAD is not allowed"):
+            check_update(text)
+    with pytest.raises(QueryRefused, match="SERVICE is not allowed"):
+        check_update(f"INSERT {{ ?s ?p ?o }} WHERE {{ SERVICE SILENT <{DIRECT_URL}> {{ ?s ?p ?o }} }}")
+    with pytest.raises(QueryRefused, match="malformed or unsupported SPARQL Update"):
+        check_update("INSERT DATA { <https://e.org/s> ")
+
+
+def test_a_refusal_is_a_query_error():
+    assert issubclass(QueryRefused, QueryError)  # the command line reports it as one
