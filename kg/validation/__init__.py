@@ -20,7 +20,7 @@ The modules, from the ground up:
 
 from __future__ import annotations
 
-from .files import RDF_FORMATS, load_rdf_files
+from .files import load_rdf_files
 from .parallel import RECORDS_PER_CALL
 from .readplan import ReadPlan, read_plan
 from .report import SEVERITIES, Result, ValidationReport, text_report
@@ -31,5 +31,5 @@ from .user_shapes import UserShapes, load_shapes
 __all__ = [
     "validate", "revalidate", "validate_monolithic", "ValidationReport", "Result", "Rule", "text_report",
     "load_rdf_files", "load_rules", "load_shapes", "shapes_graph", "shapes_text", "read_plan", "ReadPlan",
-    "UserShapes", "store_to_rdflib", "RDF_FORMATS", "RECORDS_PER_CALL", "SEVERITIES",
+    "UserShapes", "store_to_rdflib", "RECORDS_PER_CALL", "SEVERITIES",
 ]

@@ -12,9 +12,6 @@ from ..store import GraphStore
 from ..vocab import Iris
 from .report import Owner
 
-RDF_FORMATS = RDF_EXTENSIONS  # kept for callers: extension -> format name
-
-
 def load_rdf_files(paths: Sequence[str], iris: Iris) -> GraphStore:
     """RDF files read into an in-memory store laid out like an ingested one.
 
