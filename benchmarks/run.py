@@ -1232,7 +1232,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("```")
     add("")
     add("Generated data and stores go to `--work` (default `/tmp/kg-bench`; the catalogs are cached there while "
-        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 912 "
+        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 240 "
         "--repeats 1 --quick` (tests/test_benchmarks.py).")
     add("")
     text = "\n".join(lines)
