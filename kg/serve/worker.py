@@ -1,7 +1,10 @@
 """The query worker: what runs inside a worker process, against a read-only store.
 
-A :class:`Worker` checks each query with the guard, evaluates it through
-:class:`~kg.store.GraphStore`, and serialises the result (at most ``max_rows`` rows and
+A :class:`Worker` reads one version of the store per request: before each request (and
+when idle) it checks with one stat whether an ingest made a newer version current, and
+moves to it, letting go of the old one (:meth:`Worker.refresh`). It checks each query
+with the guard, evaluates it through :class:`~kg.store.GraphStore`, and serialises the
+result (at most ``max_rows`` rows and
 ``max_bytes`` bytes, else an error: never a silent truncation); it also gathers the
 statements of entity pages. :func:`run_update` is the one-off job of an update process.
 Nothing here knows about processes or HTTP: a message (a dict) comes in, an answer
@@ -79,15 +82,32 @@ class Worker:
         self.settings = settings
         self.iris = Iris(settings["base"])
         self.store = GraphStore.open_existing(settings["store"], read_only=True)
-        self.graphs = {g.value for g in self.store.named_graphs()}
         self.prefixes = _sparql_prefixes()
-        self.catalog: Catalog | None = None  # read at the first index request
         self._checked: OrderedDict[str, CheckedQuery | QueryRefused] = OrderedDict()
+        self._read_version()
         self.check("SELECT * WHERE { ?s ?p ?o } LIMIT 1")  # warm rdflib's parser
 
+    def _read_version(self) -> None:
+        """What the worker keeps of the version it reads: its graphs; the facet table and
+        the guard's answers (which depend on the graphs) are read again when needed."""
+        self.graphs = {g.value for g in self.store.named_graphs()}
+        self.catalog: Catalog | None = None  # read at the first index request
+        self._checked.clear()
+
+    def refresh(self) -> bool:
+        """Move to the store's current version if an ingest or update made a newer one
+        current (one stat when none did); True if it moved. Called between requests only,
+        so a request never straddles two versions."""
+        if not self.store.reopen():
+            return False
+        self._read_version()
+        return True
+
     def handle(self, msg: dict) -> dict:
-        """The answer to one message; every failure becomes an error answer."""
+        """The answer to one message, from the store's current version; every failure
+        becomes an error answer."""
         try:
+            self.refresh()
             if msg["op"] == "query":
                 return self.query(msg)
             if msg["op"] == "entity":
@@ -103,6 +123,8 @@ class Worker:
             return Reply(400, "refused", str(err)).reply()
         except QueryError as err:
             return Reply(400, "malformed-query", safe_text(err, 400)).reply()
+        except StoreError as err:  # the new version cannot be opened, or the store fails while read
+            return Reply(503, "store-unavailable", safe_text(err, 400)).reply()
         except MemoryError:
             return Reply(507, "out-of-memory", "the query needed more memory than a worker may use").reply()
         except Exception as err:  # noqa: BLE001 - one bad request must not end the worker
@@ -110,7 +132,7 @@ class Worker:
 
     def check(self, text: str) -> CheckedQuery:
         """``check_query`` against this store's graphs, remembered for the last 1000 texts
-        (the answer depends only on the text and the graphs, which a worker never sees change)."""
+        (the answer depends only on the text and the graphs; forgotten when the version changes)."""
         known = self._checked.get(text)
         if known is None:
             try:
