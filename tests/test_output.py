@@ -101,3 +101,30 @@ def test_ask_answers_in_every_row_format():
 def test_rows_are_not_graphs():
     with pytest.raises(UsageError):
         output.write_result([{"a": NamedNode("https://example.org/a")}], io.StringIO(), "turtle")
+
+
+def test_cli_rdfxml_refuses_a_character_xml_forbids_and_writes_nothing(tmp_path, capsys):
+    """kg query -f rdfxml on a store holding a literal with U+0001: exit 2, one line, no
+    output; the same graph without it parses as XML; N-Triples carries the value."""
+    import xml.etree.ElementTree as ElementTree
+
+    from pyoxigraph import Quad
+
+    from kg.cli import main
+    from kg.store import GraphStore
+
+    g, s, p = NamedNode("https://example.org/g"), NamedNode("https://example.org/s"), NamedNode("https://example.org/p")
+    store = GraphStore(tmp_path / "kg-store")
+    store.add([Quad(s, p, Literal("a\x01b"), g), Quad(s, p, Literal("clean <&>"), g)])
+    del store
+    construct = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o %s }"
+    args = ["query", "--store", str(tmp_path / "kg-store"), "-f"]
+    assert main(args + ["rdfxml", "--text", construct % ""]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert "U+0001" in err and "XML 1.0 forbids" in err
+    assert main(args + ["rdfxml", "--text", construct % 'FILTER(STRSTARTS(?o, "clean"))']) == 0
+    document = ElementTree.fromstring(capsys.readouterr().out.encode("utf-8"))
+    assert [e.text for e in document.iter("{https://example.org/}p")] == ["clean <&>"]
+    assert main(args + ["ntriples", "--text", construct % ""]) == 0
+    assert "a\\u0001b" in capsys.readouterr().out

@@ -22,6 +22,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, Que
 from pyoxigraph import serialize as serialize_rdf
 
 from ..errors import QueryError, StoreError, UsageError, safe_text
+from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
 from . import browse, pages
@@ -71,6 +72,15 @@ def _evaluation_failed(err: QueryError) -> Reply:
     if isinstance(cause, SyntaxError):
         return Reply(400, "malformed-query", f"malformed SPARQL: {safe_text(cause, 400)}")
     return Reply(500, "query-failed", safe_text(cause or err, 400))
+
+
+def _xml_checked(check: Any, items: list, *args: Any) -> list:
+    """``items`` once ``check`` (kg.output's xml_safe or xml_safe_rows) passed them: a value
+    XML 1.0 forbids is refused (406) rather than written as XML that is not well-formed."""
+    try:
+        return list(check(items, *args))
+    except UsageError as err:
+        raise Reply(406, "not-xml", str(err)) from None
 
 
 class Worker:
@@ -209,6 +219,8 @@ class Worker:
     def _solutions(self, variables: list[str], rows: list, fmt: str, msg: dict) -> dict:
         if fmt == "html":
             return self._body(fmt, pages.solutions_page(msg["query"], variables, rows, self.iris.base), msg)
+        if fmt == "xml":
+            rows = _xml_checked(xml_safe_rows, rows, variables)
         # Re-serialise the rows taken (at most max_rows) with pyoxigraph's own writers,
         # through TSV, whose terms are written by pyoxigraph's term serialiser.
         lines = ["\t".join(f"?{v}" for v in variables)]
@@ -223,6 +235,8 @@ class Worker:
         return self._body(fmt, self._serialise(triples, fmt), msg)
 
     def _serialise(self, triples: list, fmt: str) -> bytes:
+        if fmt == "rdfxml":
+            triples = _xml_checked(xml_safe, triples)
         prefixes = {k: v for k, v in PREFIXES.items() if k != "sh"} if fmt in ("turtle", "rdfxml") else None
         return _written(serialize_rdf(triples, format=RDF_FORMATS[fmt], prefixes=prefixes))
 
