@@ -320,15 +320,17 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_forbidden(term: Any) -> str | None:
-    """The first character of a literal's value that XML 1.0 forbids, as ``U+XXXX``; None
-    when there is none (or ``term`` is not a literal: IRIs and blank nodes never hold one).
+    """The first character of a literal's value (or of a string) that XML 1.0 forbids, as
+    ``U+XXXX``; None when there is none (IRIs, blank nodes and numbers never hold one).
 
-    >>> xml_forbidden(Literal("bell\x07")), xml_forbidden(Literal("tab\\tand newline\\n")), xml_forbidden(None)
+    >>> xml_forbidden(Literal("bell\x07")), xml_forbidden("tab\\tand newline\\n"), xml_forbidden(None)
     ('U+0007', None, None)
     """
-    if not isinstance(term, Literal):
+    if isinstance(term, Literal):
+        term = term.value
+    if not isinstance(term, str):
         return None
-    bad = _NOT_XML.search(term.value)
+    bad = _NOT_XML.search(term)
     return f"U+{ord(bad.group()):04X}" if bad else None
 
 

@@ -128,3 +128,28 @@ def test_cli_rdfxml_refuses_a_character_xml_forbids_and_writes_nothing(tmp_path,
     assert [e.text for e in document.iter("{https://example.org/}p")] == ["clean <&>"]
     assert main(args + ["ntriples", "--text", construct % ""]) == 0
     assert "a\\u0001b" in capsys.readouterr().out
+
+
+def test_graphml_and_gexf_refuse_a_character_xml_forbids(tmp_path, seed_record, capsys):
+    """A system whose name holds U+0001: kg export of the systems projection as GraphML or
+    GEXF is exit 2 with one line and no file; node-link JSON carries the name exactly."""
+    from kg.cli import main
+    from kg.ingestion import ingest_paths
+    from kg.store import GraphStore
+
+    record = {**seed_record, "name": "Seed\x01Name"}
+    source = tmp_path / "record.json"
+    source.write_text(json.dumps(record), encoding="utf-8")
+    store = GraphStore(tmp_path / "kg-store")
+    assert not ingest_paths(store, [str(source)]).quarantined
+    del store
+    for fmt, name in (("graphml", "systems.graphml"), ("gexf", "systems.gexf")):
+        code = main(["export", "--store", str(tmp_path / "kg-store"), "-f", fmt, "--projection", "systems",
+                     "-o", str(tmp_path / name)])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "U+0001" in err, err
+        assert not (tmp_path / name).exists()
+    assert main(["export", "--store", str(tmp_path / "kg-store"), "-f", "node-link", "--projection", "systems",
+                 "-o", str(tmp_path / "systems.json")]) == 0
+    nodes = json.loads((tmp_path / "systems.json").read_text(encoding="utf-8"))["nodes"]
+    assert [n["name"] for n in nodes if n["id"] == seed_record["id"]] == ["Seed\x01Name"]
