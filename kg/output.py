@@ -315,7 +315,6 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
 # different value. So such a write is refused, and the formats that can carry the value
 # (Turtle, N-Triples, JSON-LD; JSON, CSV, TSV results) are named.
 _T = TypeVar("_T", Triple, Quad)
-_R = TypeVar("_R")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -334,7 +333,7 @@ def xml_forbidden(term: Any) -> str | None:
     return f"U+{ord(bad.group()):04X}" if bad else None
 
 
-def xml_safe_rows(rows: Iterable[_R], variables: Sequence[str]) -> Iterator[_R]:
+def xml_safe_rows(rows: Iterable[Any], variables: Sequence[str]) -> Iterator[Any]:
     """``rows`` (each ``row[name]`` a term or None) unchanged, checked on the way for SPARQL
     XML results: a value holding a character XML 1.0 forbids raises :class:`UsageError`
     naming the variable and the row (counted from 1).
