@@ -26,13 +26,15 @@ import urllib.parse
 import urllib.request
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
+from pyoxigraph import RdfFormat, parse
 
 from kg.generations import clean, current, lock_writer
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
+from kg.vocab import SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = " ~v2"
@@ -52,7 +54,7 @@ def kg(*args: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def catalogs(tmp_path_factory, tiny_paths) -> dict[str, Any]:
-    """The tiny catalog's paths, the same records renamed with MARK, and the number of systems."""
+    """The tiny catalog's paths, the same records renamed with MARK, the number of systems and their names."""
     folder = tmp_path_factory.mktemp("renamed")
     site, seed, _ = (json.loads(Path(p).read_text(encoding="utf-8")) for p in tiny_paths)
     renamed_site = copy.deepcopy(site)
@@ -62,8 +64,9 @@ def catalogs(tmp_path_factory, tiny_paths) -> dict[str, Any]:
     renamed = [folder / "landscape-site.json", folder / "seed-record.json"]
     renamed[0].write_text(json.dumps(renamed_site, ensure_ascii=False), encoding="utf-8")
     renamed[1].write_text(json.dumps(renamed_seed, ensure_ascii=False), encoding="utf-8")
-    ids = {r["id"] for r in site["records"]} | {seed["id"]}
-    return {"old": tiny_paths, "new": [str(p) for p in renamed], "systems": len(ids)}
+    names = {r["id"]: r["name"] for r in site["records"]} | {seed["id"]: seed["name"]}
+    return {"old": tiny_paths, "new": [str(p) for p in renamed], "systems": len(names),
+            "names": set(names.values())}
 
 
 def fresh_store(folder: Path, paths: list[str]) -> Path:
@@ -89,6 +92,7 @@ def reader_holds(store: Path, number: int) -> bool:
 def poll_during_ingest(ask: Callable[[], tuple[int, int]], store: Path, paths: list[str]) -> dict[str, Any]:
     """Answers of ``ask`` (started at, answer, finished at) polled before, during and just after a ``kg ingest`` of ``paths`` in its own process; and when that process exited."""
     answers = [(time.monotonic(), ask(), time.monotonic())]
+    launched = time.monotonic()
     ingest = subprocess.Popen(kg("ingest", "--store", str(store), *paths), env=ENV,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     exited, after = None, 0
@@ -100,20 +104,25 @@ def poll_during_ingest(ask: Callable[[], tuple[int, int]], store: Path, paths: l
         elif ingest.poll() is not None:
             exited = time.monotonic()
     assert ingest.wait() == 0, ingest.stderr.read() if ingest.stderr else ""
+    during = sum(1 for started, _, _ in answers if launched < started < exited)
+    assert during >= 3, f"only {during} answers while the ingest ran: nothing shows whether they could mix"
     return {"answers": answers, "exited": exited}
 
 
-def check_versions(run: dict[str, Any], systems: int) -> None:
+def check_versions(run: dict[str, Any], systems: int, reader: str) -> None:
+    """The answers of ``reader`` (a key of each answer) were whole, and new soon enough."""
     old, new = (systems, 0), (systems, systems)
-    answers, exited = run["answers"], run["exited"]
+    exited = run["exited"]
+    answers = [(started, answer[reader], finished) for started, answer, finished in run["answers"]]
     seen = [answer for _, answer, _ in answers]
-    assert set(seen) <= {old, new}, "an answer mixed the two versions"
+    assert set(seen) <= {old, new}, f"{reader}: an answer mixed the two versions"
     assert seen[0] == old
     after = [(answer, finished) for started, answer, finished in answers if started > exited]
     assert after and {answer for answer, _ in after} == {new}, \
-        "a request begun after the ingest exited read the old version"
+        f"{reader}: a request begun after the ingest exited read the old version"
     assert after[0][1] <= exited + BOUND_S
-    assert seen[seen.index(new):] == [new] * (len(seen) - seen.index(new)), "an answer went back to the old version"
+    assert seen[seen.index(new):] == [new] * (len(seen) - seen.index(new)), \
+        f"{reader}: an answer went back to the old version"
 
 
 def wait_released(store: Path, number: int) -> None:
@@ -138,7 +147,7 @@ def reclaim(store: Path) -> list[int]:
 
 
 # ---------------------------------------------------------------------------
-# kg serve
+# kg serve and kg mcp, over one store, during one ingest
 
 
 def csv_counts(url: str) -> tuple[int, int]:
@@ -149,57 +158,71 @@ def csv_counts(url: str) -> tuple[int, int]:
     return int(rows[0]["all"]), int(rows[0]["new"])
 
 
-def test_serve_answers_from_the_new_version_whole_and_within_2_s(tmp_path, catalogs):
+def index_names(endpoint: str) -> set[str]:
+    """The names the index of systems lists (its facet table is cached per version)."""
+    url = endpoint.replace("/sparql", "/id/system/?format=ntriples")
+    with urllib.request.urlopen(url, timeout=10) as response:
+        triples = parse(response.read(), format=RdfFormat.N_TRIPLES)
+        return {t.object.value for t in triples if t.predicate == SCHEMA.name}
+
+
+class McpSession:
+    """A ``kg mcp`` process over stdio, driven by the MCP SDK's client; calls are plain functions."""
+
+    def __init__(self, portal: Any, client: Any) -> None:
+        self.portal, self.client = portal, client
+
+    def tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        result = self.portal.call(partial(self.client.call_tool, name, arguments))
+        assert not result.is_error, result.content[0].text
+        return result.structured_content
+
+
+@pytest.fixture
+def readers(tmp_path, catalogs) -> Iterator[dict[str, Any]]:
+    """A store of the tiny catalog, with ``kg serve`` (2 workers) and ``kg mcp`` (1 worker) running over it."""
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
     store = fresh_store(tmp_path, catalogs["old"])
-    before = current(store)
     server = subprocess.Popen(kg("serve", "--store", str(store), "--port", "0", "--workers", "2", "--quiet"),
                               env=ENV, stderr=subprocess.PIPE, text=True)
+    params = StdioServerParameters(command=sys.executable, env=ENV,
+                                   args=["-m", "kg", "mcp", "--store", str(store), "--workers", "1"])
     try:
-        assert server.stderr is not None
-        match = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+/sparql)", server.stderr.readline())
-        assert match
-        run = poll_during_ingest(partial(csv_counts, match.group(1)), store, catalogs["new"])
-        check_versions(run, catalogs["systems"])
-        assert current(store) > before
-        wait_released(store, before)  # the idle worker moved too, letting go of the old version
-        assert before in reclaim(store)
+        with start_blocking_portal() as portal:
+            with portal.wrap_async_context_manager(Client(params, mode="legacy")) as client:
+                assert server.stderr is not None
+                match = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+/sparql)", server.stderr.readline())
+                assert match
+                yield {"store": store, "endpoint": match.group(1), "mcp": McpSession(portal, client)}
     finally:
         server.terminate()
         server.communicate(timeout=30)
     assert server.returncode == 0
 
 
-# ---------------------------------------------------------------------------
-# kg mcp (stdio), through the MCP SDK's client
-
-
-def test_mcp_answers_from_the_new_version_whole(tmp_path, catalogs, tiny_paths):
-    from anyio.from_thread import start_blocking_portal
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-
-    store = fresh_store(tmp_path, catalogs["old"])
+def test_running_servers_answer_from_the_new_version_whole_and_within_2_s(readers, catalogs, tiny_paths):
+    store, endpoint, mcp = readers["store"], readers["endpoint"], readers["mcp"]
     before = current(store)
     seed_id = json.loads(Path(tiny_paths[1]).read_text(encoding="utf-8"))["id"]
-    params = StdioServerParameters(command=sys.executable, env=ENV,
-                                   args=["-m", "kg", "mcp", "--store", str(store), "--workers", "1"])
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, mode="legacy")) as client:
-            def tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-                result = portal.call(partial(client.call_tool, name, arguments))
-                assert not result.is_error, result.content[0].text
-                return result.structured_content
 
-            def ask() -> tuple[int, int]:
-                # the pool's worker (sparql) and the server's own store (describe-system)
-                row = tool("sparql", {"query": COUNTS})["rows"][0]
-                renamed = tool("describe-system", {"id": seed_id})["record"]["name"].endswith(MARK)
-                counts = (int(row["all"]), int(row["new"]))
-                assert renamed or counts[1] == 0, "describe-system, asked after, read an older version"
-                return counts
+    def ask() -> dict[str, tuple[int, int]]:
+        """kg serve's workers; kg mcp's worker (sparql) and its own process (describe-system)."""
+        served = csv_counts(endpoint)
+        row = mcp.tool("sparql", {"query": COUNTS})["rows"][0]
+        counted = (int(row["all"]), int(row["new"]))
+        renamed = mcp.tool("describe-system", {"id": seed_id})["record"]["name"].endswith(MARK)
+        assert renamed or counted[1] == 0, "kg mcp: describe-system, asked after sparql, read an older version"
+        return {"kg serve": served, "kg mcp": counted}
 
-            run = poll_during_ingest(ask, store, catalogs["new"])
-            check_versions(run, catalogs["systems"])
-            assert tool("describe-system", {"id": seed_id})["record"]["name"].endswith(MARK)
-            wait_released(store, before)
-            assert before in reclaim(store)
+    assert index_names(endpoint) == catalogs["names"]
+    run = poll_during_ingest(ask, store, catalogs["new"])
+    check_versions(run, catalogs["systems"], "kg serve")
+    check_versions(run, catalogs["systems"], "kg mcp")
+    assert index_names(endpoint) == {name + MARK for name in catalogs["names"]}  # its facet table too
+    assert mcp.tool("describe-system", {"id": seed_id})["record"]["name"].endswith(MARK)
+    assert current(store) > before
+    wait_released(store, before)  # every worker moved, idle ones too, letting go of the old version
+    assert before in reclaim(store)  # so the next writer removes it
