@@ -290,7 +290,7 @@ class WorkerPool:
                 self._idle.put(proc)
             return reply
 
-    def run_exclusive(self, text: str, deadline: float) -> dict:
+    def update(self, text: str, deadline: float) -> dict:
         """Run an update in a one-off writable process, one update at a time. Queries go
         on meanwhile, from the current version; the update's version is current (and
         read by the next request of every worker) when its 204 comes back."""
