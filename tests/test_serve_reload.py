@@ -6,7 +6,8 @@ the systems and the systems whose name carries the marker: every answer must be 
 whole old version (n, 0) or the whole new one (n, n), never a mix, and every request
 that starts after the ingest process exited must get the new one (the issue's bound is
 2 s). Idle workers must then let go of the old version, so that a later writer can
-remove it. Expected counts come from the JSON files.
+remove it. Expected counts come from the JSON files. A last test shows, in one process,
+that a worker's check between requests is one stat, and what a pinned version holds.
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-from pyoxigraph import RdfFormat, parse
+from pyoxigraph import Literal, Quad, RdfFormat, parse
 
 from kg.generations import clean, current, lock_writer
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
-from kg.vocab import SCHEMA
+from kg.vocab import KG, RDF, SCHEMA, Iris
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = " ~v2"
@@ -226,3 +227,41 @@ def test_running_servers_answer_from_the_new_version_whole_and_within_2_s(reader
     assert current(store) > before
     wait_released(store, before)  # every worker moved, idle ones too, letting go of the old version
     assert before in reclaim(store)  # so the next writer removes it
+
+
+# ---------------------------------------------------------------------------
+# The same, in one process: what a worker and a pinned handle do between requests
+
+
+def test_a_worker_checks_with_one_stat_and_moves_releasing_the_old_version(tmp_path, catalogs, monkeypatch):
+    from kg import generations
+    from kg.serve.worker import Worker
+
+    store = fresh_store(tmp_path, catalogs["old"])
+    worker = Worker({"store": str(store), "base": "https://w3id.org/agent-landscape/id/"})
+    before = worker.store.generation
+    real_current = generations.current
+
+    def no_read(folder: Path) -> int:
+        raise AssertionError("the pointer was read although its stat had not changed")
+
+    monkeypatch.setattr(generations, "current", no_read)
+    assert worker.refresh() is False  # nothing new: a stat, no read, no reopen
+    monkeypatch.setattr(generations, "current", real_current)
+
+    writer = GraphStore(store)  # a new version: one more system, named with the marker
+    iris, n = Iris(), catalogs["systems"]
+    added, graph = iris.system("added--example-org"), iris.record_graph("added--example-org")
+    writer.add([Quad(added, RDF.type, KG.System, graph), Quad(added, SCHEMA.name, Literal("Added" + MARK), graph)])
+    del writer
+    gc.collect()
+    pinned = worker.store.pinned()  # a request in flight on the old version (as kg mcp pins one)
+    assert worker.refresh() is True and worker.store.generation > before
+    assert worker.handle({"op": "query", "query": COUNTS, "solutions": "csv", "graph": None,
+                          "max_rows": 10, "max_bytes": 10_000})["body"].split() == [b"all,new", f"{n + 1},1".encode()]
+    rows = pinned.select(COUNTS)  # the pinned handle still reads the old version, whole
+    assert (int(rows[0]["all"].value), int(rows[0]["new"].value)) == (n, 0)
+    assert reader_holds(store, before)
+    del pinned, rows
+    worker.store.is_stale()  # the next check lets go of what no pinned handle reads
+    assert not reader_holds(store, before)
