@@ -90,6 +90,16 @@ def current(folder: Path) -> int:
     return int(text)
 
 
+def pointer_stamp(folder: Path) -> tuple[int, int, int, int] | None:
+    """What changes whenever the pointer is replaced (its inode, size, times), from one
+    stat: cheap enough to check before every request. None without a pointer."""
+    try:
+        found = os.stat(folder / POINTER)
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
 def write_pointer(folder: Path, number: int) -> None:
     """Make ``number`` the current generation: written beside, synced, renamed over."""
     temporary = folder / f"{POINTER}.tmp"

@@ -309,10 +309,47 @@ def write_graph(triples: Iterable[Triple], out: TextIO, fmt: str = "turtle") -> 
 
 
 # XML 1.0 allows tab, newline, carriage return and U+0020 upwards, less the surrogates and
-# U+FFFE/U+FFFF. A literal with any other character cannot be written as RDF/XML (or SPARQL
-# XML results): the output would not be well-formed XML, so such a write is refused.
+# U+FFFE/U+FFFF. A literal with any other character cannot be written as RDF/XML or SPARQL
+# XML results: the output would not be well-formed XML (not even as a character
+# reference: &#x1; is forbidden too), and any private encoding would hand the reader a
+# different value. So such a write is refused, and the formats that can carry the value
+# (Turtle, N-Triples, JSON-LD; JSON, CSV, TSV results) are named.
 _T = TypeVar("_T", Triple, Quad)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_forbidden(term: Any) -> str | None:
+    """The first character of a literal's value (or of a string) that XML 1.0 forbids, as
+    ``U+XXXX``; None when there is none (IRIs, blank nodes and numbers never hold one).
+
+    >>> xml_forbidden(Literal("bell\x07")), xml_forbidden("tab\\tand newline\\n"), xml_forbidden(None)
+    ('U+0007', None, None)
+    """
+    if isinstance(term, Literal):
+        term = term.value
+    if not isinstance(term, str):
+        return None
+    bad = _NOT_XML.search(term)
+    return f"U+{ord(bad.group()):04X}" if bad else None
+
+
+def xml_safe_rows(rows: Iterable[Any], variables: Sequence[str]) -> Iterator[Any]:
+    """``rows`` (each ``row[name]`` a term or None) unchanged, checked on the way for SPARQL
+    XML results: a value holding a character XML 1.0 forbids raises :class:`UsageError`
+    naming the variable and the row (counted from 1).
+
+    >>> list(xml_safe_rows([{"x": Literal("ok")}, {"x": Literal("a\x01b")}], ["x"]))
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: cannot write SPARQL XML results: ?x in row 2 holds U+0001, which XML 1.0 forbids; ask for JSON, CSV or TSV results instead
+    """
+    for number, row in enumerate(rows, 1):
+        for name in variables:
+            bad = xml_forbidden(row[name])
+            if bad:
+                raise UsageError(f"cannot write SPARQL XML results: ?{name} in row {number} holds {bad}, which "
+                                 "XML 1.0 forbids; ask for JSON, CSV or TSV results instead")
+        yield row
 
 
 def xml_safe(triples: Iterable[_T], what: str = "RDF/XML") -> Iterator[_T]:
@@ -325,13 +362,10 @@ def xml_safe(triples: Iterable[_T], what: str = "RDF/XML") -> Iterator[_T]:
     kg.errors.UsageError: cannot write RDF/XML: the value of <https://e.org/s> <https://e.org/p> holds U+0007, which XML 1.0 forbids; write Turtle, N-Triples or JSON-LD instead
     """
     for triple in triples:
-        value = triple.object
-        if isinstance(value, Literal):
-            bad = _NOT_XML.search(value.value)
-            if bad:
-                raise UsageError(f"cannot write {what}: the value of {triple.subject} {triple.predicate} holds "
-                                 f"U+{ord(bad.group()):04X}, which XML 1.0 forbids; write Turtle, N-Triples or "
-                                 "JSON-LD instead")
+        bad = xml_forbidden(triple.object)
+        if bad:
+            raise UsageError(f"cannot write {what}: the value of {triple.subject} {triple.predicate} holds "
+                             f"{bad}, which XML 1.0 forbids; write Turtle, N-Triples or JSON-LD instead")
         yield triple
 
 

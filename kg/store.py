@@ -134,6 +134,7 @@ class GraphStore:
         self.path = Path(path) if path is not None else None
         self.read_only = read_only
         self.generation = 0
+        self._stamp: tuple[int, int, int, int] | None = None  # the pointer's stat when it was last read
         self._session: _Session | None = None
         self._reader: generations.Lock | None = None
         # handles on earlier versions, with their reader locks, until no thread reads them
@@ -166,10 +167,40 @@ class GraphStore:
         return generations.current(Path(path))
 
     def is_stale(self) -> bool:
-        """Whether a newer version than the one this handle reads has become current."""
+        """Whether a newer version than the one this handle reads has become current.
+
+        One stat of the pointer file while it is unchanged (the file is read only when
+        its stat differs), so a server can ask before every request. Also lets go of
+        earlier versions that no pinned handle reads any more (see :meth:`pinned`)."""
         if self.path is None or self._session is not None:
             return False
-        return self.latest_generation(self.path) != self.generation
+        if self._retired:
+            self._release_unheld()
+        stamp = generations.pointer_stamp(self.path)
+        if stamp is not None and stamp == self._stamp:
+            return False
+        stale = self.latest_generation(self.path) != self.generation
+        if not stale:
+            self._stamp = stamp  # taken before the read: a switch after it changes the stamp again
+        return stale
+
+    def pinned(self) -> "GraphStore":
+        """A read-only handle on the version this handle reads now, which keeps reading
+        that version whatever :meth:`reopen` does later: one request, one version, for
+        threads that share this handle. The version stays on disk while the pinned
+        handle lives; once it is dropped, the next :meth:`is_stale` lets go of it.
+
+        >>> store = GraphStore()
+        >>> store.pinned().generation == store.generation
+        True
+        """
+        if self._session is not None:
+            raise StoreError("a write session cannot be pinned")
+        view = GraphStore.__new__(GraphStore)
+        view.path, view.read_only, view.generation, view._stamp = self.path, True, self.generation, self._stamp
+        view._session, view._reader, view._retired = None, None, []
+        view._store = self._store  # the reference that keeps this version's reader lock (see _retire)
+        return view
 
     def reopen(self) -> bool:
         """Read the current version from now on, if a newer one exists; True if it did."""
@@ -191,6 +222,7 @@ class GraphStore:
         """A read-only handle on the current generation, its reader lock taken (the
         previous one released)."""
         assert self.path is not None
+        stamp = generations.pointer_stamp(self.path)  # before the pointer is read (see is_stale)
         number, lock = generations.lock_current(self.path)
         folder = generations.generation_dir(self.path, number) if number else self.path
         try:
@@ -202,7 +234,7 @@ class GraphStore:
                 lock.release()
             raise
         self._retire()
-        self._reader, self.generation = lock, number
+        self._reader, self.generation, self._stamp = lock, number, stamp
         return store
 
     def _retire(self) -> None:
@@ -212,6 +244,10 @@ class GraphStore:
         if self._reader is not None:
             self._retired.append((self._store, self._reader))
             self._reader = None
+        self._release_unheld()
+
+    def _release_unheld(self) -> None:
+        """Release the reader locks of earlier versions that nobody reads any more."""
         held = []
         for store, lock in self._retired:
             # 3 references: this list's tuple, the loop variable, getrefcount's argument

@@ -101,3 +101,55 @@ def test_ask_answers_in_every_row_format():
 def test_rows_are_not_graphs():
     with pytest.raises(UsageError):
         output.write_result([{"a": NamedNode("https://example.org/a")}], io.StringIO(), "turtle")
+
+
+def test_cli_rdfxml_refuses_a_character_xml_forbids_and_writes_nothing(tmp_path, capsys):
+    """kg query -f rdfxml on a store holding a literal with U+0001: exit 2, one line, no
+    output; the same graph without it parses as XML; N-Triples carries the value."""
+    import xml.etree.ElementTree as ElementTree
+
+    from pyoxigraph import Quad
+
+    from kg.cli import main
+    from kg.store import GraphStore
+
+    g, s, p = NamedNode("https://example.org/g"), NamedNode("https://example.org/s"), NamedNode("https://example.org/p")
+    store = GraphStore(tmp_path / "kg-store")
+    store.add([Quad(s, p, Literal("a\x01b"), g), Quad(s, p, Literal("clean <&>"), g)])
+    del store
+    construct = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o %s }"
+    args = ["query", "--store", str(tmp_path / "kg-store"), "-f"]
+    assert main(args + ["rdfxml", "--text", construct % ""]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert "U+0001" in err and "XML 1.0 forbids" in err
+    assert main(args + ["rdfxml", "--text", construct % 'FILTER(STRSTARTS(?o, "clean"))']) == 0
+    document = ElementTree.fromstring(capsys.readouterr().out.encode("utf-8"))
+    assert [e.text for e in document.iter("{https://example.org/}p")] == ["clean <&>"]
+    assert main(args + ["ntriples", "--text", construct % ""]) == 0
+    assert "a\\u0001b" in capsys.readouterr().out
+
+
+def test_graphml_and_gexf_refuse_a_character_xml_forbids(tmp_path, seed_record, capsys):
+    """A system whose name holds U+0001: kg export of the systems projection as GraphML or
+    GEXF is exit 2 with one line and no file; node-link JSON carries the name exactly."""
+    from kg.cli import main
+    from kg.ingestion import ingest_paths
+    from kg.store import GraphStore
+
+    record = {**seed_record, "name": "Seed\x01Name"}
+    source = tmp_path / "record.json"
+    source.write_text(json.dumps(record), encoding="utf-8")
+    store = GraphStore(tmp_path / "kg-store")
+    assert not ingest_paths(store, [str(source)]).quarantined
+    del store
+    for fmt, name in (("graphml", "systems.graphml"), ("gexf", "systems.gexf")):
+        code = main(["export", "--store", str(tmp_path / "kg-store"), "-f", fmt, "--projection", "systems",
+                     "-o", str(tmp_path / name)])
+        err = capsys.readouterr().err
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "U+0001" in err, err
+        assert not (tmp_path / name).exists()
+    assert main(["export", "--store", str(tmp_path / "kg-store"), "-f", "node-link", "--projection", "systems",
+                 "-o", str(tmp_path / "systems.json")]) == 0
+    nodes = json.loads((tmp_path / "systems.json").read_text(encoding="utf-8"))["nodes"]
+    assert [n["name"] for n in nodes if n["id"] == seed_record["id"]] == ["Seed\x01Name"]

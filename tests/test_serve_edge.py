@@ -285,3 +285,59 @@ def test_create_app_mounts_in_another_asgi_app(store_dir):
         description = client.get("/kg/sparql", headers={"Accept": "text/turtle"})
         assert "<http://testserver/kg/sparql>" in description.text
         assert client.get("/kg/health", headers={"Host": "evil.example"}).status_code == 400
+
+
+# ---------------------------------------------------------------------------
+# XML answers never hold a character XML 1.0 forbids
+
+
+def test_xml_answers_refuse_a_character_xml_forbids(server, store_dir):
+    """A literal holding U+0001 (written while the server runs: its worker moves to that
+    version) gets 406 as SPARQL XML or RDF/XML, and its exact value as JSON; the XML
+    answers that are sent parse as XML."""
+    import urllib.error
+    import urllib.request
+    import xml.etree.ElementTree as ElementTree
+
+    from pyoxigraph import Literal, NamedNode, Quad
+
+    base = "https://w3id.org/agent-landscape/id/"
+    graph, subject, p = NamedNode(base + "xml-test"), NamedNode(base + "xml-test/thing"), NamedNode(base + "p")
+    writer = GraphStore(store_dir)
+    writer.add([Quad(subject, p, Literal("a\x01b"), graph), Quad(subject, p, Literal("clean <&>"), graph)])
+    del writer
+    gc.collect()
+
+    def get(target: str, accept: str) -> tuple[int, bytes]:
+        request = urllib.request.Request(server.url + target, headers={"Accept": accept})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.read()
+
+    def sparql(query: str) -> str:
+        return "/sparql?" + urllib.parse.urlencode({"query": query})
+
+    every = sparql(f"SELECT ?o WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }} ORDER BY ?o")
+    clean = sparql(f'SELECT ?o WHERE {{ GRAPH {graph} {{ ?s ?p ?o FILTER(STRSTARTS(?o, "clean")) }} }}')
+    graph_of = sparql(f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }}")
+    try:
+        status, body = get(every, "application/sparql-results+json")
+        assert status == 200
+        assert [b["o"]["value"] for b in json.loads(body)["results"]["bindings"]] == ["a\x01b", "clean <&>"]
+        for target, accept in ((every, "application/sparql-results+xml"), (graph_of, "application/rdf+xml"),
+                               ("/id/xml-test/thing", "application/rdf+xml")):
+            status, body = get(target, accept)
+            error = json.loads(body)
+            assert (status, error["error"]) == (406, "not-xml"), target
+            assert "U+0001" in error["message"] and "XML 1.0 forbids" in error["message"]
+        status, body = get(clean, "application/sparql-results+xml")
+        assert status == 200
+        literal = ElementTree.fromstring(body).find(".//{http://www.w3.org/2005/sparql-results#}literal")
+        assert literal is not None and literal.text == "clean <&>"
+    finally:
+        writer = GraphStore(store_dir)
+        writer.remove_graphs([graph])
+        del writer
+        gc.collect()

@@ -218,6 +218,18 @@ def test_oversize_queries_are_refused_by_the_caps():
         check_update("INSERT DATA { " + "{ " * MAX_NESTING + "}" * MAX_NESTING + " }")
 
 
+def test_kg_query_refuses_a_7000_term_filter_in_one_line(tmp_path):
+    """Issue 13 §7, as a real process: ``kg query --text`` with a 7,000-term arithmetic
+    FILTER (which made kg query die by SIGSEGV) ends with exit 2 and one line."""
+    store = tmp_path / "kg-store"
+    GraphStore(store)  # an empty store: reading commands never create one
+    done = subprocess.run([sys.executable, "-m", "kg", "query", "--store", str(store), "--text", plus_chain(7000)],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr[-300:]
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "the query is too large" in done.stderr and f"at most {MAX_TOKENS}" in done.stderr
+
+
 def test_values_data_does_not_count_towards_the_token_cap():
     rows = " ".join(f"(<https://e.org/{i}> {i})" for i in range(MAX_TOKENS))
     text = f"SELECT * WHERE {{ ?s ?p ?o VALUES (?x ?n) {{ {rows} }} }}"

@@ -28,8 +28,8 @@ from typing import IO, Any, Callable
 
 import networkx as nx
 
-from ..errors import UsageError
-from ..output import PROJECTION_FORMATS, PROJECTIONS
+from ..errors import UsageError, safe_text
+from ..output import PROJECTION_FORMATS, PROJECTIONS, xml_forbidden
 from ..store import GraphStore
 from ..vocab import Iris
 from .projections import license_graph, protocol_graph, system_graph, vendor_graph
@@ -79,12 +79,27 @@ def node_link(graph: nx.Graph) -> dict[str, Any]:
         return nx.node_link_data(graph, link="edges")
 
 
+def _xml_checked(graph: nx.Graph, fmt: str) -> nx.Graph:
+    """``graph``, once no node id or attribute value holds a character XML 1.0 forbids:
+    refused, as RDF/XML refuses it (:func:`kg.output.xml_forbidden`)."""
+    items = [("the graph", graph.graph)] + [(f"node {node}", {"id": node, **data})
+                                            for node, data in graph.nodes(data=True)]
+    items += [(f"edge {u} {v}", data) for u, v, data in graph.edges(data=True)]
+    for where, data in items:
+        for key, value in data.items():
+            bad = xml_forbidden(value)
+            if bad:
+                raise UsageError(f"cannot write {fmt}: {safe_text(where, 120)}: {safe_text(key, 40)} holds {bad}, "
+                                 "which XML 1.0 forbids; write node-link instead")
+    return graph
+
+
 def write_projection(graph: nx.Graph, fmt: str, output: IO[bytes]) -> None:
     """Write ``graph`` to the binary stream ``output`` as ``fmt`` (one of ``FORMATS``), UTF-8."""
     if fmt == "graphml":
-        nx.write_graphml(safe_attributes(graph), output, encoding="utf-8")
+        nx.write_graphml(_xml_checked(safe_attributes(graph), "GraphML"), output, encoding="utf-8")
     elif fmt == "gexf":
-        nx.write_gexf(safe_attributes(graph), output, encoding="utf-8")
+        nx.write_gexf(_xml_checked(safe_attributes(graph), "GEXF"), output, encoding="utf-8")
     elif fmt == "node-link":
         text = json.dumps(node_link(graph), ensure_ascii=False, indent=1, sort_keys=True)
         output.write(text.encode("utf-8") + b"\n")

@@ -7,21 +7,26 @@ never cut short. A ``sparql`` text is also checked with the guard here, before a
 sees it. Nothing here writes: the store is opened read-only, workers open it read-only,
 and there is no update path at all.
 
-The small reads that need no deadline (does a system exist, a system's record) use the
-store opened read-only in this process.
+The small reads that need no deadline (does a system exist, a system's record, the graph
+measures) use the store opened read-only in this process. It follows new versions of the
+store (an ingest finished) like the workers do: each tool call takes :meth:`Engine.version`,
+one version pinned for the whole call, after a one-stat check for a newer one; a watcher
+thread does the same check every ``IDLE_CHECK_S`` while the server is idle, so that an
+old version is not kept on disk.
 """
 
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from types import TracebackType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from ..errors import QueryError
+from ..errors import KgError, QueryError
 from ..queries import NamedQuery, bound_text, row_limit
 from ..serve.config import MAX_QUERY_CHARS
-from ..serve.pool import PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
+from ..serve.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
 from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..vocab import Iris
@@ -39,13 +44,45 @@ class Engine:
         self.store = GraphStore.open_existing(config.store, read_only=True)
         self.graphs = {g.value for g in self.store.named_graphs()}
         self.pool = WorkerPool(config.worker_settings(), config.workers)
+        self._lock = threading.Lock()  # one thread at a time moves the store to a new version
+        self.on_new_version: list[Callable[[], None]] = []  # what drops its caches of an older version
+        self._stop = threading.Event()
 
     def start(self) -> "Engine":
         self.pool.start()
+        threading.Thread(target=self._watch, daemon=True, name="kg-mcp-versions").start()
         return self
 
     def close(self) -> None:
+        self._stop.set()
         self.pool.close()
+
+    # -- versions of the store ---------------------------------------------
+
+    def version(self) -> GraphStore:
+        """The store's current version, pinned: a tool call reads it whole, whatever
+        ingests finish meanwhile (one stat when no newer version exists)."""
+        with self._lock:
+            self._refresh()
+            return self.store.pinned()
+
+    def refresh(self) -> None:
+        """Move :attr:`store` to the current version, if an ingest made a newer one current."""
+        with self._lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if self.store.reopen():
+            self.graphs = {g.value for g in self.store.named_graphs()}
+            for forget in self.on_new_version:
+                forget()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(IDLE_CHECK_S):
+            try:
+                self.refresh()
+            except (KgError, OSError, RuntimeError):
+                pass  # the next tool call meets the error and reports it
 
     def __enter__(self) -> "Engine":
         return self.start()
@@ -60,6 +97,7 @@ class Engine:
         """A SPARQL query of the caller's, guarded, under the deadline (at most the server's)."""
         if len(text) > MAX_QUERY_CHARS:
             raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+        self.refresh()  # the graphs the guard knows are the current version's
         try:
             check_query(text, self.graphs)
         except QueryRefused as err:

@@ -59,9 +59,10 @@ class Tools:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.queries: dict[str, NamedQuery] = {q.name: q for q in listing()}
-        self.analyses = analysis.Analyses(engine.store, engine.iris)
+        self.analyses: analysis.Analyses | None = None  # of one version, made at the first analyze call
+        engine.on_new_version.append(self._forget_analyses)  # so that they do not keep an old version
         self._own: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            SPARQL_TOOL: self._sparql, DESCRIBE_TOOL: self._describe, ANALYZE_TOOL: self.analyses.run}
+            SPARQL_TOOL: self._sparql, DESCRIBE_TOOL: self._describe, ANALYZE_TOOL: self._analyze}
         clash = set(self.queries) & set(self._own)
         if clash:
             raise QueryError(f"a named query has the name of a built-in tool: {', '.join(sorted(clash))}")
@@ -111,13 +112,27 @@ class Tools:
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The result of one tool call; raises KgError for what the caller must fix."""
+        # What reads the store in this process reads one version, pinned for the call
+        # (engine.version()). It is passed on, never kept in a local: frames that call
+        # the guard can outlive the call (rdflib's parser keeps exceptions), and a
+        # pinned version must not outlive its readers.
         own = self._own.get(name)
         if own is not None:
             return own(arguments)
         query = self.queries[name]
         params = schema.query_params(query, arguments)
-        systems.check_ids(self.engine.store, self.engine.iris, query, params)
+        systems.check_ids(self.engine.version(), self.engine.iris, query, params)
         return self.engine.named(query, params)
+
+    def _analyze(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        self.engine.refresh()
+        analyses = self.analyses
+        if analyses is None or analyses.store.generation != self.engine.store.generation:
+            analyses = self.analyses = analysis.Analyses(self.engine.version(), self.engine.iris)
+        return analyses.run(arguments)
+
+    def _forget_analyses(self) -> None:
+        self.analyses = None
 
     def _sparql(self, arguments: dict[str, Any]) -> dict[str, Any]:
         _only(SPARQL_TOOL, arguments, {"query", "timeout"})
@@ -133,7 +148,7 @@ class Tools:
         system_id = arguments.get("id")
         if not isinstance(system_id, str):
             raise UsageError("describe-system needs the argument id: a system's catalog id (search finds it)")
-        return systems.describe(self.engine.store, self.engine.iris, system_id)
+        return systems.describe(self.engine.version(), self.engine.iris, system_id)
 
 
 def _only(tool: str, arguments: dict[str, Any], allowed: set[str]) -> None:

@@ -77,8 +77,8 @@ class SystemRow:
 
 
 class Catalog:
-    """The systems and their facets, read once per worker (a worker never sees the store
-    change: an update restarts every worker)."""
+    """The systems and their facets, read once per version of the store a worker reads
+    (the worker drops it when it moves to a newer version)."""
 
     def __init__(self, store: Any) -> None:
         prefixes = _prefixes()

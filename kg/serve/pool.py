@@ -2,9 +2,15 @@
 
 pyoxigraph cannot cancel a running query, so the only real time limit is to kill the
 process: a call that passes its deadline raises :class:`WorkerTimeout`, its worker is
-killed and replaced in the background, and the other workers keep answering. An
-update runs in a one-off writable process while no query runs; every worker is then
-restarted so that queries see the new data.
+killed and replaced in the background, and the other workers keep answering.
+
+The store is a sequence of versions (:mod:`kg.generations`). Each worker reads one
+version for a whole request and, between requests (and every ``IDLE_CHECK_S`` while
+idle), checks with one stat whether an ingest or an update made a newer one current,
+and moves to it, releasing the old one. So no worker restarts for new data, an idle
+worker does not keep an old version on disk, and an answer never mixes two versions.
+An update runs in a one-off writable process (one at a time), beside the queries: it
+writes a new version, which the next request of every worker reads.
 
 A child is a fresh Python (``python -c``, not multiprocessing: the caller's
 ``__main__`` is never re-imported) that imports :func:`_child_main` from this module
@@ -23,7 +29,9 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..errors import StoreError, safe_text
+from ..errors import KgError, StoreError, safe_text
+
+IDLE_CHECK_S = 1.0  # how often an idle worker looks for a newer version of the store
 
 
 class WorkerTimeout(Exception):
@@ -78,6 +86,9 @@ def _worker_main(conn: Any, settings: dict) -> None:
     conn.send({"ready": True, "pid": os.getpid()})
     while True:
         try:
+            if not conn.poll(IDLE_CHECK_S):
+                _refresh_idle(worker)
+                continue
             msg = conn.recv()
         except (EOFError, OSError):
             return
@@ -87,6 +98,15 @@ def _worker_main(conn: Any, settings: dict) -> None:
             conn.send(worker.handle(msg))
         except (OSError, ValueError):
             return
+
+
+def _refresh_idle(worker: Any) -> None:
+    """Move an idle worker to a newer version; a failure waits for the next request,
+    which answers it as an error."""
+    try:
+        worker.refresh()
+    except (KgError, OSError, RuntimeError):
+        pass
 
 
 def _update_main(conn: Any, settings: dict, text: str) -> None:
@@ -119,8 +139,7 @@ _CHILD_CODE = "import sys; from kg.serve.pool import _child_main; _child_main(in
 class _Process:
     """A child Python process that talks over a socket pair with pickled messages."""
 
-    def __init__(self, settings: dict, generation: int = 0, role: str = "query", text: str | None = None) -> None:
-        self.generation = generation
+    def __init__(self, settings: dict, role: str = "query", text: str | None = None) -> None:
         ours, theirs = socket.socketpair()
         env = dict(os.environ)
         env["PYTHONPATH"] = _PACKAGE_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -185,10 +204,7 @@ class WorkerPool:
         self.size = size
         self.startup_timeout = startup_timeout
         self._idle: queue.LifoQueue[_Process] = queue.LifoQueue()
-        self._gate = threading.Condition()
-        self._in_flight = 0
-        self._exclusive = False
-        self._generation = 0
+        self._updating = threading.Lock()  # one update process at a time
         self._closed = False
         self._procs: set[_Process] = set()
         self._procs_lock = threading.Lock()
@@ -196,7 +212,7 @@ class WorkerPool:
         self.timeouts = 0
 
     def _new(self) -> _Process:
-        proc = _Process(self.settings, self._generation)
+        proc = _Process(self.settings)
         with self._procs_lock:
             self._procs.add(proc)
         return proc
@@ -241,32 +257,18 @@ class WorkerPool:
         threading.Thread(target=spawn, daemon=True, name="kg-serve-spawn").start()
 
     def _checkout(self, deadline: float) -> _Process:
-        with self._gate:
-            while self._exclusive:
-                if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
-                    raise PoolBusy()
-            self._in_flight += 1
-        try:
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise PoolBusy()
-                try:
-                    proc = self._idle.get(timeout=remaining)
-                except queue.Empty:
-                    raise PoolBusy() from None
-                if proc.generation == self._generation and proc.alive():
-                    return proc
-                self._kill(proc)  # opened before the last update, or dead
-                self._replace()
-        except BaseException:
-            self._release()
-            raise
-
-    def _release(self) -> None:
-        with self._gate:
-            self._in_flight -= 1
-            self._gate.notify_all()
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise PoolBusy()
+            try:
+                proc = self._idle.get(timeout=remaining)
+            except queue.Empty:
+                raise PoolBusy() from None
+            if proc.alive():
+                return proc
+            self._kill(proc)
+            self._replace()
 
     def call(self, msg: dict, deadline: float) -> dict:
         proc = self._checkout(deadline)
@@ -287,25 +289,13 @@ class WorkerPool:
             else:
                 self._idle.put(proc)
             return reply
-        finally:
-            self._release()
 
-    def run_exclusive(self, text: str, deadline: float) -> dict:
-        """Run an update in a one-off writable process while no query runs; then restart
-        every worker so that queries see the new data."""
-        with self._gate:
-            while self._exclusive:
-                if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
-                    raise PoolBusy()
-            self._exclusive = True
-            try:
-                while self._in_flight:
-                    if not self._gate.wait(max(0.0, deadline - time.monotonic())) or time.monotonic() >= deadline:
-                        raise PoolBusy()
-            except BaseException:
-                self._exclusive = False
-                self._gate.notify_all()
-                raise
+    def update(self, text: str, deadline: float) -> dict:
+        """Run an update in a one-off writable process, one update at a time. Queries go
+        on meanwhile, from the current version; the update's version is current (and
+        read by the next request of every worker) when its 204 comes back."""
+        if not self._updating.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise PoolBusy()
         try:
             proc = _Process(self.settings, role="update", text=text)
             try:
@@ -316,33 +306,9 @@ class WorkerPool:
                     pass
             finally:
                 proc.kill()
-            self._recycle()
             return reply
         finally:
-            with self._gate:
-                self._exclusive = False
-                self._gate.notify_all()
-
-    def _recycle(self) -> None:
-        self._generation += 1
-        old = []
-        while True:
-            try:
-                old.append(self._idle.get_nowait())
-            except queue.Empty:
-                break
-        for proc in old:
-            proc.close()
-            with self._procs_lock:
-                self._procs.discard(proc)
-        fresh = [self._new() for _ in old]
-        for proc in fresh:
-            try:
-                proc.wait_ready(self.startup_timeout)
-                self._idle.put(proc)
-            except StoreError:
-                self._kill(proc)
-                self._replace()
+            self._updating.release()
 
     def idle(self) -> int:
         return self._idle.qsize()

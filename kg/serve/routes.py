@@ -270,7 +270,7 @@ def _update(app: Service, request: Request, text: str) -> dict:
         raise Reply(413, "request-too-large", "the update is too large")
     deadline = time.monotonic() + config.timeout
     try:
-        return app.pool.run_exclusive(text, deadline)
+        return app.pool.update(text, deadline)
     except WorkerTimeout:
         raise Reply(504, "timeout", f"the update ran longer than {config.timeout:g} s and was "
                     "stopped; it was not committed") from None

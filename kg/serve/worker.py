@@ -1,7 +1,10 @@
 """The query worker: what runs inside a worker process, against a read-only store.
 
-A :class:`Worker` checks each query with the guard, evaluates it through
-:class:`~kg.store.GraphStore`, and serialises the result (at most ``max_rows`` rows and
+A :class:`Worker` reads one version of the store per request: before each request (and
+when idle) it checks with one stat whether an ingest made a newer version current, and
+moves to it, letting go of the old one (:meth:`Worker.refresh`). It checks each query
+with the guard, evaluates it through :class:`~kg.store.GraphStore`, and serialises the
+result (at most ``max_rows`` rows and
 ``max_bytes`` bytes, else an error: never a silent truncation); it also gathers the
 statements of entity pages. :func:`run_update` is the one-off job of an update process.
 Nothing here knows about processes or HTTP: a message (a dict) comes in, an answer
@@ -19,6 +22,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, Que
 from pyoxigraph import serialize as serialize_rdf
 
 from ..errors import QueryError, StoreError, UsageError, safe_text
+from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
 from . import browse, pages
@@ -70,6 +74,15 @@ def _evaluation_failed(err: QueryError) -> Reply:
     return Reply(500, "query-failed", safe_text(cause or err, 400))
 
 
+def _xml_checked(check: Any, items: list, *args: Any) -> list:
+    """``items`` once ``check`` (kg.output's xml_safe or xml_safe_rows) passed them: a value
+    XML 1.0 forbids is refused (406) rather than written as XML that is not well-formed."""
+    try:
+        return list(check(items, *args))
+    except UsageError as err:
+        raise Reply(406, "not-xml", str(err)) from None
+
+
 class Worker:
     """Holds a read-only store; answers query and entity requests."""
 
@@ -79,15 +92,32 @@ class Worker:
         self.settings = settings
         self.iris = Iris(settings["base"])
         self.store = GraphStore.open_existing(settings["store"], read_only=True)
-        self.graphs = {g.value for g in self.store.named_graphs()}
         self.prefixes = _sparql_prefixes()
-        self.catalog: Catalog | None = None  # read at the first index request
         self._checked: OrderedDict[str, CheckedQuery | QueryRefused] = OrderedDict()
+        self._read_version()
         self.check("SELECT * WHERE { ?s ?p ?o } LIMIT 1")  # warm rdflib's parser
 
+    def _read_version(self) -> None:
+        """What the worker keeps of the version it reads: its graphs; the facet table and
+        the guard's answers (which depend on the graphs) are read again when needed."""
+        self.graphs = {g.value for g in self.store.named_graphs()}
+        self.catalog: Catalog | None = None  # read at the first index request
+        self._checked.clear()
+
+    def refresh(self) -> bool:
+        """Move to the store's current version if an ingest or update made a newer one
+        current (one stat when none did); True if it moved. Called between requests only,
+        so a request never straddles two versions."""
+        if not self.store.reopen():
+            return False
+        self._read_version()
+        return True
+
     def handle(self, msg: dict) -> dict:
-        """The answer to one message; every failure becomes an error answer."""
+        """The answer to one message, from the store's current version; every failure
+        becomes an error answer."""
         try:
+            self.refresh()
             if msg["op"] == "query":
                 return self.query(msg)
             if msg["op"] == "entity":
@@ -103,6 +133,8 @@ class Worker:
             return Reply(400, "refused", str(err)).reply()
         except QueryError as err:
             return Reply(400, "malformed-query", safe_text(err, 400)).reply()
+        except StoreError as err:  # the new version cannot be opened, or the store fails while read
+            return Reply(503, "store-unavailable", safe_text(err, 400)).reply()
         except MemoryError:
             return Reply(507, "out-of-memory", "the query needed more memory than a worker may use").reply()
         except Exception as err:  # noqa: BLE001 - one bad request must not end the worker
@@ -110,7 +142,7 @@ class Worker:
 
     def check(self, text: str) -> CheckedQuery:
         """``check_query`` against this store's graphs, remembered for the last 1000 texts
-        (the answer depends only on the text and the graphs, which a worker never sees change)."""
+        (the answer depends only on the text and the graphs; forgotten when the version changes)."""
         known = self._checked.get(text)
         if known is None:
             try:
@@ -187,6 +219,8 @@ class Worker:
     def _solutions(self, variables: list[str], rows: list, fmt: str, msg: dict) -> dict:
         if fmt == "html":
             return self._body(fmt, pages.solutions_page(msg["query"], variables, rows, self.iris.base), msg)
+        if fmt == "xml":
+            rows = _xml_checked(xml_safe_rows, rows, variables)
         # Re-serialise the rows taken (at most max_rows) with pyoxigraph's own writers,
         # through TSV, whose terms are written by pyoxigraph's term serialiser.
         lines = ["\t".join(f"?{v}" for v in variables)]
@@ -201,6 +235,8 @@ class Worker:
         return self._body(fmt, self._serialise(triples, fmt), msg)
 
     def _serialise(self, triples: list, fmt: str) -> bytes:
+        if fmt == "rdfxml":
+            triples = _xml_checked(xml_safe, triples)
         prefixes = {k: v for k, v in PREFIXES.items() if k != "sh"} if fmt in ("turtle", "rdfxml") else None
         return _written(serialize_rdf(triples, format=RDF_FORMATS[fmt], prefixes=prefixes))
 
