@@ -275,22 +275,38 @@ def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | No
 
 def _on_dask(store: GraphStore, iris: Iris, parts: list[tuple[str, list[str]]], own: OwnShapes | None,
              progress: Callable[[int, int], None] | None, scheduler: str) -> PartRun:
-    """The parts on the Dask cluster at ``scheduler``: each task carries its part's triples."""
+    """The parts on the Dask cluster at ``scheduler``: each task carries the triples its part reads."""
     from .dask_run import check_on_cluster  # imports Dask (an optional extra) only when asked
 
     started = time.perf_counter()
     version = speedups.installed_version()
     setup = _setup(store, iris, own, fast=True)  # each worker checks its own pySHACL version
     lazy_of = _lazy_function(store, iris, setup, own)
-    tasks: list[Task] = [(kind, graphs, _part_payload(store, iris, setup, kind, graphs), lazy_of(graphs))
-                         for kind, graphs in parts]
+    shared = by_subject(graph_quads(store, iris.shared_graph, setup.plan)) if own is None else {}
+    tasks: list[Task] = []
+    for kind, graphs in parts:
+        lazy = lazy_of(graphs)
+        tasks.append((kind, graphs, _sent_triples(store, iris, setup, kind, graphs, shared, lazy), lazy))
     finished = _Finished(len(parts), progress)
     finished.prepared = time.perf_counter() - started
     threads = check_on_cluster(scheduler, setup, tasks, finished.add) if tasks else 0
     note = speedups.note(version)
+    sent = sum(len(task[2] or b"") + len(task[3]) for task in tasks)
     return PartRun(finished.results, {"record_parts": len(parts), "jobs": threads,
                                       "prepare_s": round(finished.prepared, 3),
-                                      "worker_cpu_s": round(finished.cpu, 3)}, [note] if note else [])
+                                      "worker_cpu_s": round(finished.cpu, 3),
+                                      "sent_mb": round(sent / 1e6, 3)}, [note] if note else [])
+
+
+def _sent_triples(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str],
+                  shared: dict[Any, list[Any]], lazy: bytes) -> bytes:
+    """The N-Triples a part sends to a worker that cannot read the store: for our shapes, what a
+    worker reading the store would read (the plan's triples, the shared resources reached)."""
+    if setup.own is not None:
+        return _part_payload(store, iris, setup, kind, graphs)
+    lazy_quads = list(pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)) if lazy else []
+    quads = our_part_quads(store, iris, setup.plan, kind, graphs, shared, lazy_quads)
+    return "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in quads).encode("utf-8")
 
 
 def _lazy_function(store: GraphStore, iris: Iris, setup: Setup, own: OwnShapes | None) -> Callable[[list[str]], bytes]:
