@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from .errors import KgError, UsageError, safe_text
 
@@ -48,10 +48,12 @@ def worker_threads(connected: Any) -> int:
     return sum(int(w.get("nthreads", 1)) for w in connected.scheduler_info().get("workers", {}).values())
 
 
-def run_parts(address: str, func: Callable[[str, Any, Any], R], shared: Any, parts: Sequence[Any],
+def run_parts(address: str, func: Callable[[str, Any, Any], R], shared: Any, parts: Iterable[Any],
               done: Callable[[R], None] | None = None) -> tuple[list[R], int]:
     """``func(run, shared, part)`` for each part on the cluster at ``address``: the results in the
-    order of ``parts`` (``done`` is called with each as it finishes), and the workers' thread count."""
+    order of ``parts`` (``done`` is called with each as it finishes), and the workers' thread count.
+
+    Each part is sent as soon as ``parts`` yields it, so the workers start while the rest are made."""
     distributed = _distributed()
     with client(address) as connected:
         threads = worker_threads(connected)

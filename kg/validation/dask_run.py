@@ -14,7 +14,7 @@ part runs), so workers started with ``--nthreads 1``, one per core, use the core
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from typing import Callable, Iterable
 
 from ..cluster import run_parts
 from . import speedups
@@ -36,9 +36,10 @@ def check_part(run: str, setup: Setup, task: Task) -> tuple[list[Result], float]
         return checker.check(task)
 
 
-def check_on_cluster(address: str, setup: Setup, tasks: Sequence[Task],
+def check_on_cluster(address: str, setup: Setup, tasks: Iterable[Task],
                      add: Callable[[tuple[list[Result], float]], None]) -> int:
-    """Check ``tasks`` (each carrying its triples) on the cluster at ``address``, calling ``add`` with each
-    part's results as it finishes; returns the number of worker threads that ran them."""
+    """Check ``tasks`` (each carrying its triples; each sent as soon as it is made) on the cluster at
+    ``address``, calling ``add`` with each part's results as it finishes; returns the number of worker
+    threads that ran them."""
     _, threads = run_parts(address, check_part, setup, tasks, add)
     return threads

@@ -283,19 +283,23 @@ def _on_dask(store: GraphStore, iris: Iris, parts: list[tuple[str, list[str]]], 
     setup = _setup(store, iris, own, fast=True)  # each worker checks its own pySHACL version
     lazy_of = _lazy_function(store, iris, setup, own)
     shared = by_subject(graph_quads(store, iris.shared_graph, setup.plan)) if own is None else {}
-    tasks: list[Task] = []
-    for kind, graphs in parts:
-        lazy = lazy_of(graphs)
-        tasks.append((kind, graphs, _sent_triples(store, iris, setup, kind, graphs, shared, lazy), lazy))
+    sent = [0]
+
+    def tasks() -> Iterator[Task]:  # made as they are sent: the workers start on the first ones meanwhile
+        for kind, graphs in parts:
+            lazy = lazy_of(graphs)
+            triples = _sent_triples(store, iris, setup, kind, graphs, shared, lazy)
+            sent[0] += len(triples) + len(lazy)
+            yield kind, graphs, triples, lazy
+
     finished = _Finished(len(parts), progress)
     finished.prepared = time.perf_counter() - started
-    threads = check_on_cluster(scheduler, setup, tasks, finished.add) if tasks else 0
+    threads = check_on_cluster(scheduler, setup, tasks(), finished.add) if parts else 0
     note = speedups.note(version)
-    sent = sum(len(task[2] or b"") + len(task[3]) for task in tasks)
     return PartRun(finished.results, {"record_parts": len(parts), "jobs": threads,
                                       "prepare_s": round(finished.prepared, 3),
                                       "worker_cpu_s": round(finished.cpu, 3),
-                                      "sent_mb": round(sent / 1e6, 3)}, [note] if note else [])
+                                      "sent_mb": round(sent[0] / 1e6, 3)}, [note] if note else [])
 
 
 def _sent_triples(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str],
