@@ -63,8 +63,8 @@ print(json.dumps({"quads": len(store), "runs": runs}))
 """
 
 
-def measure(path: Path, repeats: int) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(repeats), ",".join(ITEMS)],
+def measure(path: Path, repeats: int, items: tuple[str, ...] = ITEMS) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(repeats), ",".join(items)],
                           capture_output=True, text=True, check=True, cwd=bench_data.ROOT)
     return json.loads(done.stdout)
 
@@ -81,12 +81,12 @@ def table(size: int, found: dict) -> list[str]:
              "| item | median wall s | median CPU s | quads/s (wall) | / N-Quads dump (wall, CPU) "
              "| / same-syntax dump (wall, CPU) | floor | load (1 min) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for item in ITEMS:
+    for item in (i for i in ITEMS if i in med):
         m = med[item]
         verb, fmt = item.split()
         row = f"| {item} | {m['wall_s']:.2f} | {m['cpu_s']:.2f} | {found['quads'] / m['wall_s']:,.0f} | "
         if verb == "export":
-            same = med[SAME_SYNTAX[fmt]]
+            same = med.get(SAME_SYNTAX[fmt], {"wall_s": float("nan"), "cpu_s": float("nan")})
             ok = m["wall_s"] / base["wall_s"] <= FLOORS[fmt]
             row += (f"{m['wall_s'] / base['wall_s']:.2f}x, {m['cpu_s'] / base['cpu_s']:.2f}x | "
                     f"{m['wall_s'] / same['wall_s']:.2f}x, {m['cpu_s'] / same['cpu_s']:.2f}x ({SAME_SYNTAX[fmt]}) | "
@@ -102,12 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="912,9120")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--items", default=",".join(ITEMS),
+                    help="only these items (comma-separated; 'dump nquads' always runs: the ratios' base)")
     ap.add_argument("--work", type=Path, default=bench_data.DEFAULT_WORK)
     ap.add_argument("--out", type=Path, default=BENCH / "results" / "exports.md")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
+    items = tuple(i for i in ITEMS if i == "dump nquads" or i in args.items.split(","))
     lines = ["# Exports against the store's own dump", "",
-             f"Command: `python benchmarks/export_bench.py --sizes {args.sizes} --repeats {args.repeats}` "
+             f"Command: `python benchmarks/export_bench.py --sizes {args.sizes} --repeats {args.repeats}"
+             f"{'' if len(items) == len(ITEMS) else ' --items ' + repr(','.join(items))}` "
              "(one fresh process per size, the items in turns, output to /dev/null).", "",
              f"Machine: {bench_data.machine_line()}. The load column is the 1-minute load average as each "
              "item started: on a busy machine the CPU-time ratios are the steadier ones.", ""]
@@ -115,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in sizes:
         path, _ = bench_data.store(args.work, size)
         bench_data.log(f"exports at {size} records ...")
-        raw[size] = found = measure(path, args.repeats)
+        raw[size] = found = measure(path, args.repeats, items)
         lines += table(size, found)
         bench_data.log("\n".join(table(size, found)))
     lines += [f"Raw runs: `{args.out.with_suffix('.json').name}` beside this file.", ""]
