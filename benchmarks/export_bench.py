@@ -12,8 +12,8 @@ disk):
 * ``export nquads``, ``export trig``, ``export turtle`` (the union of the graphs, each
   triple once), ``export jsonld`` (compact, with the kg context, graph by graph).
 
-The ratios are export / dump (median wall time; CPU time beside it, steadier on a busy
-machine): against the N-Quads dump (the store's fastest full read-out; the issue's
+The ratios are export / dump (median wall time and CPU time; the floors are judged on CPU
+time, which the other processes of a busy machine do not inflate): against the N-Quads dump (the store's fastest full read-out; the issue's
 floors: N-Quads, TriG and Turtle within 1.3x, JSON-LD within 2x), and against the dump
 in the same syntax (TriG for Turtle, whose union the store cannot dump itself).
 
@@ -87,7 +87,7 @@ def table(size: int, found: dict) -> list[str]:
         row = f"| {item} | {m['wall_s']:.2f} | {m['cpu_s']:.2f} | {found['quads'] / m['wall_s']:,.0f} | "
         if verb == "export":
             same = med.get(SAME_SYNTAX[fmt], {"wall_s": float("nan"), "cpu_s": float("nan")})
-            ok = m["wall_s"] / base["wall_s"] <= FLOORS[fmt]
+            ok = m["cpu_s"] / base["cpu_s"] <= FLOORS[fmt]  # CPU: wall time on a busy machine is its load
             row += (f"{m['wall_s'] / base['wall_s']:.2f}x, {m['cpu_s'] / base['cpu_s']:.2f}x | "
                     f"{m['wall_s'] / same['wall_s']:.2f}x, {m['cpu_s'] / same['cpu_s']:.2f}x ({SAME_SYNTAX[fmt]}) | "
                     f"{FLOORS[fmt]}x {'met' if ok else '**missed**'} |")
@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only these items (comma-separated; 'dump nquads' always runs: the ratios' base)")
     ap.add_argument("--work", type=Path, default=bench_data.DEFAULT_WORK)
     ap.add_argument("--out", type=Path, default=BENCH / "results" / "exports.md")
+    ap.add_argument("--report-only", type=Path, metavar="JSON", help="render the report from a raw results file")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     items = tuple(i for i in ITEMS if i == "dump nquads" or i in args.items.split(","))
@@ -113,10 +114,13 @@ def main(argv: list[str] | None = None) -> int:
              f"Command: `python benchmarks/export_bench.py --sizes {args.sizes} --repeats {args.repeats}"
              f"{'' if len(items) == len(ITEMS) else ' --items ' + repr(','.join(items))}` "
              "(one fresh process per size, the items in turns, output to /dev/null).", "",
-             f"Machine: {bench_data.machine_line()}. The load column is the 1-minute load average as each "
+             f"Machine: {'see the load column' if args.report_only else bench_data.machine_line()}. The load column is the 1-minute load average as each "
              "item started: on a busy machine the CPU-time ratios are the steadier ones.", ""]
-    raw = {}
+    raw = {int(k): v for k, v in json.loads(args.report_only.read_text()).items()} if args.report_only else {}
     for size in sizes:
+        if args.report_only:
+            lines += table(size, raw[size])
+            continue
         path, _ = bench_data.store(args.work, size)
         bench_data.log(f"exports at {size} records ...")
         raw[size] = found = measure(path, args.repeats, items)
@@ -124,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_data.log("\n".join(table(size, found)))
     lines += [f"Raw runs: `{args.out.with_suffix('.json').name}` beside this file.", ""]
     args.out.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
-    (args.out.with_suffix(".json")).write_text(json.dumps({str(k): v for k, v in raw.items()}, indent=1))
+    if not args.report_only:
+        (args.out.with_suffix(".json")).write_text(json.dumps({str(k): v for k, v in raw.items()}, indent=1))
     print("\n".join(lines))
     return 0
 
