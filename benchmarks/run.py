@@ -21,7 +21,11 @@ process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
   warm runs (none from ``--large-size``, nor after a cold run of 10 s or more); a query
   running past ``--query-timeout`` is recorded as such; the stage's time is the total
   of the cold runs;
-* ``analyse``: ``kg.analyse.analyze`` with its default measures.
+* ``analyse``: ``kg.analyse.analyze`` with its default measures;
+* ``store-dump-nquads``: the store's own N-Quads dump (pyoxigraph, nothing in Python),
+  the floor the exports are compared with (sizes up to ``--export-max``);
+* ``validate-dask``: ``validate`` with ``scheduler=`` a LocalCluster of two single-thread
+  worker processes, started before the timer (sizes up to ``--dask-max``).
 
 Baselines on the same data, in the same run:
 
@@ -33,6 +37,10 @@ Baselines on the same data, in the same run:
   built before its timer starts.
 * ``floor``: the same records mapped to the same triples, written as N-Triples
   text: what a pipeline costs that does nothing but produce the triples.
+* ``bulk-load``: pyoxigraph's ``Store.bulk_load`` of the same quads (an N-Quads file
+  written before the timer) into a fresh on-disk store: the ingest's floor in the store.
+
+``store-dump-nquads``, ``validate-dask`` and ``bulk-load`` do not run in ``--quick``.
 
 Every child reports wall time, CPU time (its own and its worker processes'), peak
 RSS (``ru_maxrss``: the process peak, so it includes what a stage loaded before
@@ -90,6 +98,12 @@ RATIOS = {
 }
 OUR_STAGES = ("ingest", "validate-full", "reingest-100", "validate-incremental",
               *[f"export-{fmt}" for fmt in EXPORT_FORMATS], "queries", "analyse")
+# the store's own speed and the cluster path: none of them in --quick runs
+STORE_STAGES = ("store-dump-nquads", "bulk-load", "validate-dask")
+for _fmt in ("turtle", "jsonld", "nquads"):  # an export against the store's own dump of the same store
+    RATIOS[f"export-{_fmt}"] = (*RATIOS.get(f"export-{_fmt}", ()), "store-dump-nquads")
+RATIOS["ingest"] = (*RATIOS["ingest"], "bulk-load")
+RATIOS["validate-dask"] = ("validate-full",)
 
 
 # ---------------------------------------------------------------------------
@@ -331,6 +345,68 @@ def stage_export(spec: dict) -> dict:
     out["bytes"] = target.stat().st_size
     target.unlink()
     return out
+
+
+def stage_store_dump(spec: dict) -> dict:
+    """The store's own dump (pyoxigraph, nothing in Python) of every quad as N-Quads: the exports' floor."""
+    from kg.store import GraphStore
+
+    store = GraphStore(spec["store"], read_only=True)
+    target = Path(spec["scratch"]) / "dump.nq"
+
+    def run() -> dict:
+        with open(target, "wb") as fh:
+            store.dump(fh, "nquads")
+        return {}
+
+    out = measure(run)
+    out["bytes"] = target.stat().st_size
+    target.unlink()
+    return out
+
+
+def stage_bulk_load(spec: dict) -> dict:
+    """pyoxigraph's ``bulk_load`` of the quads kg writes (an N-Quads file made before the timer) into a
+    fresh on-disk store: the ingest's floor in the store itself."""
+    import pyoxigraph
+
+    source = Path(spec["scratch"]) / "bulk.nq"
+    target = Path(spec["scratch"]) / "bulk-store"
+    shutil.rmtree(target, ignore_errors=True)
+    with open(source, "w", encoding="utf-8") as fh:
+        for q in _quads(spec):
+            fh.write(f"{q} .\n")
+
+    def run() -> dict:
+        store = pyoxigraph.Store(str(target))
+        store.bulk_load(path=str(source), format=pyoxigraph.RdfFormat.N_QUADS)
+        store.flush()
+        return {"quads": len(store)}
+
+    out = measure(run)
+    source.unlink()
+    shutil.rmtree(target, ignore_errors=True)
+    return out
+
+
+def stage_validate_dask(spec: dict) -> dict:
+    """``validate`` on a LocalCluster of two single-thread worker processes (started before the timer)."""
+    missing = available("distributed", "LocalCluster")
+    if missing:
+        return {"available": False, "note": missing}
+    import distributed
+    from kg.store import GraphStore
+
+    V = _module("kg.validation")
+    store = GraphStore(spec["store"])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        def run() -> dict:
+            report = V.validate(store, scheduler=cluster.scheduler_address)
+            return {"results": len(report.results), "violations": report.violations, "records": report.records,
+                    "timings": dict(report.timings)}
+
+        return _worker_cpu(measure(run))
 
 
 def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
@@ -680,6 +756,9 @@ STAGES: dict[str, Callable[[dict], dict]] = {
     "rdflib-exports": stage_rdflib_exports,
     "rdflib-queries": stage_rdflib_queries,
     "profile": stage_profile,
+    "store-dump-nquads": stage_store_dump,
+    "bulk-load": stage_bulk_load,
+    "validate-dask": stage_validate_dask,
 }
 
 
@@ -801,6 +880,9 @@ def plan(size: int, args: argparse.Namespace) -> list[tuple[str, dict]]:
     if size <= args.export_max:
         formats = QUICK_EXPORT_FORMATS if args.quick else EXPORT_FORMATS
         steps += [(f"export-{fmt}", {"format": fmt}) for fmt in formats]
+        steps += [] if args.quick else [("store-dump-nquads", {})]
+    if size <= min(args.full_validate_max, args.dask_max) and not args.quick:
+        steps.append(("validate-dask", {}))
     steps += [("queries", {}), ("analyse", {}), ("reingest-100", {}), ("validate-incremental", {})]
     return steps
 
@@ -808,6 +890,7 @@ def plan(size: int, args: argparse.Namespace) -> list[tuple[str, dict]]:
 def baseline_plan(size: int, repeat: int, args: argparse.Namespace) -> list[tuple[str, dict]]:
     limit = {"limit": QUICK_SUBSET} if args.quick else {}
     steps: list[tuple[str, dict]] = [("floor-ntriples", dict(limit))]
+    steps += [] if args.quick else [("bulk-load", {})]
     if size <= args.rdflib_max:
         steps.append(("rdflib-ingest", dict(limit)))
         steps.append(("rdflib-validate", dict(limit)))
@@ -1168,7 +1251,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("")
     add("| stage | records | runs | wall s | per record ms | records/s | CPU s | peak RSS MB |")
     add("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for stage in list(OUR_STAGES) + ["floor-ntriples", "rdflib-ingest", "rdflib-validate",
+    for stage in list(OUR_STAGES) + list(STORE_STAGES) + ["floor-ntriples", "rdflib-ingest", "rdflib-validate",
                                      *[f"rdflib-export-{f}" for f in baseline.EXPORT_FORMATS], "rdflib-queries"]:
         for n in sizes:
             entry = summary.get((stage, n))
@@ -1470,6 +1553,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--large-size", type=int, default=20000,
                     help="sizes from this many records up run at most --large-repeats times (default %(default)s)")
     ap.add_argument("--large-repeats", type=int, default=1, help="(default %(default)s)")
+    ap.add_argument("--dask-max", type=int, default=9120,
+                    help="largest size validated on a Dask LocalCluster too (default %(default)s; not in --quick)")
     ap.add_argument("--full-validate-max", type=int, default=9120,
                     help="largest size validated in full (default %(default)s)")
     ap.add_argument("--export-max", type=int, default=9120, help="largest size exported (default %(default)s)")

@@ -36,6 +36,7 @@ EXPORT_FORMATS = RDF_FORMATS + ("catalog-json",)
 EXTENSIONS = {"turtle": (".ttl",), "ntriples": (".nt",), "nquads": (".nq",), "trig": (".trig",),
               "jsonld": (".jsonld",), "rdfxml": (".rdf", ".owl", ".xml"), "catalog-json": (".json",)}
 COMMENT_FORMATS = ("turtle", "ntriples", "nquads", "trig")
+_RDF_TYPE, _XSD_STRING = RDF.type.value, XSD.string.value
 
 
 def format_for_path(path: str) -> str | None:
@@ -159,6 +160,23 @@ def _compact(iri: str, pairs: list[tuple[str, str]]) -> str:
     return iri
 
 
+class _Compactor(dict):
+    """IRI -> its compact form under the context's namespaces, worked out once per IRI (the same
+    predicates, classes and objects recur on every node), for at most ``LIMIT`` IRIs at a time."""
+
+    LIMIT = 100_000  # memory stays bounded however large the dataset
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.pairs = pairs
+
+    def __missing__(self, iri: str) -> str:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[iri] = found = _compact(iri, self.pairs)
+        return found
+
+
 def _jsonld_names(iris: Iris) -> tuple[dict[str, Any], list[tuple[str, str]], dict[str, tuple[str, bool]]]:
     """The context, its namespaces (longest first) and the term name of each property IRI."""
     context = json.loads(CONTEXT_FILE.read_text(encoding="utf-8"))["@context"]
@@ -177,9 +195,10 @@ def _jsonld_names(iris: Iris) -> tuple[dict[str, Any], list[tuple[str, str]], di
     return context, pairs, terms
 
 
-def _jsonld_graph(quads: Iterable[Quad | Triple], graph_iri: str, pairs: list[tuple[str, str]],
+def _jsonld_graph(quads: Iterable[Quad | Triple], graph_iri: str, names: _Compactor,
                   terms: dict[str, tuple[str, bool]]) -> dict[str, Any]:
     """One named graph as a JSON-LD graph object: nodes by IRI, properties by name."""
+    pairs = names.pairs
     subjects: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for q in quads:
         node_iri = q.subject
@@ -187,46 +206,57 @@ def _jsonld_graph(quads: Iterable[Quad | Triple], graph_iri: str, pairs: list[tu
         subjects[node_iri.value][q.predicate.value].append(q.object)  # the store's (stable) order
     nodes = []
     for subject in sorted(subjects):
-        node: dict[str, Any] = {"@id": _compact(subject, pairs)}
-        for predicate in sorted(subjects[subject]):
-            objects = subjects[subject][predicate]
-            if predicate == RDF.type.value:
-                node["@type"] = [_compact(o.value, pairs) for o in objects]
+        node: dict[str, Any] = {"@id": _compact(subject, pairs)}  # once each: not worth remembering
+        properties = subjects[subject]
+        for predicate in sorted(properties):
+            objects = properties[predicate]
+            if predicate == _RDF_TYPE:
+                node["@type"] = [names[o.value] for o in objects]
                 continue
-            name, as_id = terms.get(predicate, (_compact(predicate, pairs), False))
-            node[name] = [_jsonld_value(o, as_id, pairs) for o in objects]
+            name, as_id = terms.get(predicate) or (names[predicate], False)
+            node[name] = [_jsonld_value(o, as_id, names) for o in objects]
         nodes.append(node)
-    return {"@id": _compact(graph_iri, pairs), "@graph": nodes}
+    return {"@id": names[graph_iri], "@graph": nodes}
+
+
+# the C encoder (json.dumps with indent runs the pure-Python one, 3x slower): one node a line
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
+def _document_start(context: dict[str, Any]) -> bytes:
+    return b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode() + b',\n "@graph": ['
 
 
 def write_jsonld(store: GraphStore, output: IO[bytes], iris: Iris, *,
                  graphs: Sequence[NamedNode] | None = None) -> None:
     """The dataset as compact JSON-LD: inline context (never a remote one), one entry per
-    named graph, written graph by graph (memory: the largest graph, not the dataset)."""
+    named graph (its nodes one a line), written graph by graph (memory: the largest graph,
+    not the dataset)."""
     context, pairs, terms = _jsonld_names(iris)
-    output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
-                 + b',\n "@graph": [')
+    names = _Compactor(pairs)
+    output.write(_document_start(context))
     written = 0
     if graphs is None:  # triples of the default graph (RDF loaded without a graph name) as top-level nodes
-        for node in _jsonld_graph(store.quads(DefaultGraph()), "", pairs, terms)["@graph"]:
-            output.write((b",\n" if written else b"\n") + json.dumps(node, ensure_ascii=False, indent=1).encode())
+        for node in _jsonld_graph(store.quads(DefaultGraph()), "", names, terms)["@graph"]:
+            output.write((b",\n" if written else b"\n") + _ENCODE(node).encode())
             written += 1
     for graph in graphs if graphs is not None else store.named_graphs():
-        entry = _jsonld_graph(store.quads(graph), graph.value, pairs, terms)
-        output.write((b",\n" if written else b"\n") + json.dumps(entry, ensure_ascii=False, indent=1).encode())
+        entry = _jsonld_graph(store.quads(graph), graph.value, names, terms)
+        head = _ENCODE({"@id": entry["@id"]})[:-1]  # '{"@id": "..."' : the graph's nodes follow a line each
+        lines = ",\n  ".join(_ENCODE(node) for node in entry["@graph"])
+        output.write((b",\n" if written else b"\n") + f'{head}, "@graph": [\n  {lines}\n ]}}'.encode())
         written += 1
     output.write(b"\n ]\n}\n")
 
 
 def write_jsonld_document(triples: Iterable[Triple], output: IO[bytes], iris: Iris) -> None:
     """Triples as a plain compact JSON-LD document: the inline context and one top-level
-    ``@graph`` of nodes, all in the default graph (memory: every node of ``triples``)."""
+    ``@graph`` of nodes (one a line), all in the default graph (memory: every node of ``triples``)."""
     context, pairs, terms = _jsonld_names(iris)
-    nodes = _jsonld_graph(triples, "", pairs, terms)["@graph"]
-    output.write(b'{\n "@context": ' + json.dumps(context, ensure_ascii=False, indent=1).encode()
-                 + b',\n "@graph": [')
+    nodes = _jsonld_graph(triples, "", _Compactor(pairs), terms)["@graph"]
+    output.write(_document_start(context))
     for i, node in enumerate(nodes):
-        output.write((b",\n" if i else b"\n") + json.dumps(node, ensure_ascii=False, indent=1).encode())
+        output.write((b",\n" if i else b"\n") + _ENCODE(node).encode())
     output.write(b"\n ]\n}\n")
 
 
@@ -237,18 +267,15 @@ def jsonld_bytes(store: GraphStore, iris: Iris) -> bytes:
     return buffer.getvalue()
 
 
-def _jsonld_value(term: Any, as_id: bool, pairs: list[tuple[str, str]]) -> Any:
+def _jsonld_value(term: Any, as_id: bool, names: _Compactor) -> Any:
     if isinstance(term, NamedNode):
-        compact = _compact(term.value, pairs)
+        compact = names[term.value]
         return compact if as_id else {"@id": compact}
     if not isinstance(term, Literal):
         raise ValueError(f"unexpected term in the store: {term!r}")
-    if as_id:  # a literal under an IRI-coerced term must say it is a value
-        if term.language:
-            return {"@value": term.value, "@language": term.language}
-        return {"@value": term.value, "@type": _compact(term.datatype.value, pairs)}
     if term.language:
         return {"@value": term.value, "@language": term.language}
-    if term.datatype == XSD.string:
+    datatype = term.datatype.value
+    if datatype == _XSD_STRING and not as_id:  # a literal under an IRI-coerced term must say it is a value
         return term.value
-    return {"@value": term.value, "@type": _compact(term.datatype.value, pairs)}
+    return {"@value": term.value, "@type": names[datatype]}

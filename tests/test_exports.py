@@ -126,3 +126,17 @@ def test_rdfxml_refuses_a_character_xml_forbids(tmp_path, capsys):
     assert main(["export", "-o", str(target), "--store", str(tmp_path / "s")]) == EXIT_USAGE
     assert "XML 1.0 forbids" in capsys.readouterr().err
     assert not target.exists() and not list(tmp_path.glob(".kg-export-*"))
+
+
+def test_jsonld_one_node_a_line_and_the_bounded_iri_memory_give_the_same_quads(tiny_store, iris, monkeypatch):
+    from kg import exports
+
+    monkeypatch.setattr(exports._Compactor, "LIMIT", 3)  # forgotten and worked out again all the time
+    graphs = [iris.record_graph("mem0--mem0-ai"), iris.shared_graph]
+    out = io.BytesIO()
+    export(tiny_store, "jsonld", out, iris, graphs=graphs)
+    expected = {q for graph in graphs for q in tiny_store.quads(graph)}
+    assert set(pyoxigraph.parse(out.getvalue(), format=pyoxigraph.RdfFormat.JSON_LD)) == expected
+    body = out.getvalue().decode().split('"@graph": [\n', 1)[1]  # after the context: a line per node of a graph
+    nodes = [json.loads(line.strip().rstrip(",")) for line in body.splitlines() if line.startswith("  {")]
+    assert len(nodes) == len({(q.graph_name, q.subject) for q in expected}) > 10

@@ -180,7 +180,7 @@ def _measures(measures: Iterable[str] | None) -> tuple[str, ...]:
 def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, *,
                      edge_types: Iterable[str] | None = None, sample: int | None = None,
                      seed: int = SEED, backend: str = "auto",
-                     progress: Callable[[str], None] | None = None) -> Analysis:
+                     progress: Callable[[str], None] | None = None, scheduler: str | None = None) -> Analysis:
     """Run the measures on a snapshot (see ``analyze``); ``progress(label)`` announces each step."""
     chosen = _measures(measures)
     chosen_types = chosen_edge_types(edge_types)
@@ -213,7 +213,8 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
     rows = analysis.systems
     bw: dict[Any, float] = {}
     if {"betweenness", "bridge-surprise"} & set(chosen):
-        raw = timed("betweenness", lambda: betweenness(graph, sample=sample, seed=seed, backend=used))
+        raw = timed("betweenness", lambda: betweenness(graph, sample=sample, seed=seed, backend=used,
+                                                          scheduler=scheduler))
         bw = scale_by_max(raw)
         ranks = competition_ranks(bw)
         for node, value in bw.items():
@@ -266,18 +267,19 @@ def analyze_snapshot(snapshot: Snapshot, measures: Iterable[str] | None = None, 
 def analyze(store: GraphStore, measures: Iterable[str] | None = None, *, top: int | None = None,
             edge_types: Iterable[str] | None = None, sample: int | None = None, seed: int = SEED,
             backend: str = "auto", iris: Iris | None = None,
-            progress: Callable[[str], None] | None = None) -> Analysis:
+            progress: Callable[[str], None] | None = None, scheduler: str | None = None) -> Analysis:
     """Run ``measures`` (default: all of ``MEASURES``) on the graph in ``store``.
 
     Betweenness, coreness, bridge surprise, communities and components run on the
     undirected projection of ``edge_types`` (default: all, the catalog's
     convention); PageRank on the directed dependency edges; blast radius on
     runtime-dependency and built-on. ``sample=K`` estimates betweenness from K
-    pivots. ``top`` limits ``Analysis.ranked()`` and the JSON form to the best ``top``
+    pivots (on the Dask cluster at ``scheduler``, when given). ``top`` limits ``Analysis.ranked()`` and the JSON form to the best ``top``
     systems by the first measure (every system is still scored).
     """
     analysis = analyze_snapshot(read_snapshot(store, iris), measures, edge_types=edge_types,
-                                sample=sample, seed=seed, backend=backend, progress=progress)
+                                sample=sample, seed=seed, backend=backend, progress=progress,
+                                scheduler=scheduler)
     analysis.top = top
     return analysis
 

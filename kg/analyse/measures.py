@@ -92,12 +92,15 @@ def pivots(graph: nx.Graph, k: int, seed: int = SEED) -> list[Hashable]:
 
 
 def betweenness(graph: nx.Graph, *, sample: int | None = None, seed: int = SEED,
-                backend: str = "auto") -> dict[Any, float]:
+                backend: str = "auto", scheduler: str | None = None) -> dict[Any, float]:
     """Brandes betweenness of an undirected graph, unweighted and not normalised.
 
     Each unordered pair of end points counts once (NetworkX's ``normalized=False``).
     With ``sample=K`` (K smaller than the number of nodes) it is NetworkX's
-    estimate from K pivot sources drawn with ``seed``, scaled to the full graph.
+    estimate from K pivot sources drawn with ``seed``, scaled to the full graph:
+    the pivots in parts of ``PIVOTS_PER_PART``, each part's sums added in part
+    order, here or (``scheduler``: a Dask scheduler's address) on that cluster,
+    with the same numbers either way.
 
     >>> betweenness(nx.path_graph(4), backend="networkx")
     {0: 0.0, 1: 2.0, 2: 2.0, 3: 0.0}
@@ -108,25 +111,68 @@ def betweenness(graph: nx.Graph, *, sample: int | None = None, seed: int = SEED,
     sources = None
     if sample is not None and sample < n:
         sources = pivots(graph, sample, seed)
+    elif scheduler is not None:
+        raise UsageError("--scheduler runs the sampled betweenness: give --sample K (fewer than "
+                         f"the {n} systems); the exact one runs here")
     used = _backend(backend)
     if sources is None:
         if used == "networkx":
             return nx.betweenness_centrality(graph, normalized=False, weight=None)
         g, nodes, _ = to_igraph(graph)
         return {node: float(value) for node, value in zip(nodes, g.betweenness(directed=False))}
+    parts = [sources[i:i + PIVOTS_PER_PART] for i in range(0, len(sources), PIVOTS_PER_PART)]
+    if scheduler is not None:
+        from ..cluster import run_parts  # Dask is an optional extra
+
+        partials, _ = run_parts(scheduler, pivot_part_betweenness, (graph, used), parts)
+    else:
+        prepared = _Prepared(graph, used)
+        partials = [prepared.subset(part) for part in parts]
+    half = [0.0] * n
+    for partial in partials:  # in part order: the same sums wherever the parts ran
+        half = [a + b for a, b in zip(half, partial)]
     # Paths from the pivots to every node, each (pivot, target) pair counted once (both libraries
     # halve undirected subset betweenness), then scaled up to all n sources: NetworkX's estimator
     # (networkx >= 3.5), whose pivots are never their own end point, hence their own scale.
-    if used == "networkx":
-        half = nx.betweenness_centrality_subset(graph, sources, list(graph), normalized=False, weight=None)
-    else:
-        g, nodes, index = to_igraph(graph)
-        values = g.betweenness(directed=False, sources=[index[s] for s in sources], targets=range(n))
-        half = {node: float(value) for node, value in zip(nodes, values)}
     k, chosen = len(sources), set(sources)
     scale_pivot = (n - 1) / (k - 1) if k > 1 else 0.0
     scale_other = (n - 1) / k
-    return {node: value * (scale_pivot if node in chosen else scale_other) for node, value in half.items()}
+    return {node: value * (scale_pivot if node in chosen else scale_other) for node, value in zip(graph, half)}
+
+
+#: Pivots per part of the sampled betweenness (one Dask task each; the local run adds the same parts).
+PIVOTS_PER_PART = 64
+
+
+class _Prepared:
+    """A graph ready for subset betweenness in one library (igraph's copy made once)."""
+
+    def __init__(self, graph: nx.Graph, backend: str) -> None:
+        self.graph, self.backend = graph, backend
+        self.ig = to_igraph(graph) if backend == "igraph" else None
+
+    def subset(self, sources: list[Hashable]) -> list[float]:
+        """The (halved) betweenness of every node, in graph order, over the paths from ``sources``."""
+        if self.ig is None:
+            found = nx.betweenness_centrality_subset(self.graph, sources, list(self.graph), normalized=False,
+                                                     weight=None)
+            return [float(found[node]) for node in self.graph]
+        g, _, index = self.ig
+        n = g.vcount()
+        return [float(v) for v in g.betweenness(directed=False, sources=[index[s] for s in sources],
+                                                targets=range(n))]
+
+
+_PREPARED: dict[str, _Prepared] = {}  # on a Dask worker: the graph of the latest run
+
+
+def pivot_part_betweenness(run: str, shared: tuple[nx.Graph, str], sources: list[Hashable]) -> list[float]:
+    """One part of the sampled betweenness on a Dask worker (``kg.cluster``): ``shared`` is (graph, library)."""
+    prepared = _PREPARED.get(run)
+    if prepared is None:
+        _PREPARED.clear()
+        prepared = _PREPARED[run] = _Prepared(*shared)
+    return prepared.subset(sources)
 
 
 def scale_by_max(values: Mapping[N, float]) -> dict[N, float]:

@@ -120,6 +120,9 @@ def options_analyze(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=SEED, help=f"seed of Louvain and of the pivot sample (default {SEED})")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="library under betweenness and k-core: igraph when installed (kg[fast]), else networkx")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the sampled betweenness (--sample) on the Dask cluster of this scheduler "
+                        "(tcp://host:8786; needs the [dask] extra): same numbers as here")
 
 
 def _analysis_cell(value: object) -> str:
@@ -167,7 +170,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     top = args.top if args.top is not None else (20 if args.format == "table" else None)
     analysis = analyse.analyze(store, args.measure, top=top, edge_types=args.edge_type, sample=args.sample,
                                seed=args.seed, backend=args.backend, iris=iris(args),
-                               progress=stage_printer("analyze"))
+                               progress=stage_printer("analyze"), scheduler=args.scheduler)
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
     if analysis.node_count == 0:

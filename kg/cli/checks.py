@@ -25,6 +25,10 @@ def options_validate(p: argparse.ArgumentParser) -> None:
                    help="only this record's graph (repeatable), plus the catalog-wide rules: "
                         "the quick check after changing a record")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: one per CPU)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="check the record parts on the Dask cluster of this scheduler (tcp://host:8786; "
+                        "needs the [dask] extra) instead of local processes: the parts' triples travel, "
+                        "not the store")
     p.add_argument("--monolithic", action="store_true",
                    help="one pySHACL run over the whole graph with every shape (slow; the reference)")
 
@@ -35,13 +39,15 @@ def run_validate(args: argparse.Namespace) -> int:
     positive(args.jobs, "--jobs")
     if args.monolithic and args.record:
         raise UsageError("--record checks record graphs one by one; it cannot be combined with --monolithic")
+    if args.monolithic and args.scheduler:
+        raise UsageError("--monolithic is one pySHACL run here; it cannot be combined with --scheduler")
     store = load_rdf_files(args.files, iris(args)) if args.files else existing_store(args)
     shapes = {"shapes": args.shapes} if args.shapes else {}
     if args.monolithic:
         report = validate_monolithic(store, iris(args), **shapes)
     else:
         report = validate(store, iris(args), records=args.record, jobs=args.jobs,
-                          progress=progress_printer("validate"), **shapes)
+                          progress=progress_printer("validate"), scheduler=args.scheduler, **shapes)
     if report.records == 0 and not args.files and not args.shapes:
         err("kg validate: warning: the store holds no records (run 'kg build' or 'kg ingest' first)")
     if args.format == "json":

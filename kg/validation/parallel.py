@@ -6,7 +6,9 @@ sends each part's triples to the workers as N-Triples instead. Only the workers
 use the pySHACL speed-ups (``kg.validation.speedups``, for the tested pySHACL
 versions); with ``jobs=1`` the parts are checked in the calling process with stock
 pySHACL: no process to start for a few records (``--record``, ``revalidate``, the
-fixtures), and a stock reference that the pool's results are tested against.
+fixtures), and a stock reference that the pool's results are tested against. With
+``scheduler`` the parts go to a Dask cluster instead (``kg.validation.dask_run``):
+each part then carries its triples, since the workers cannot read the store.
 """
 
 from __future__ import annotations
@@ -231,24 +233,22 @@ def _setup(store: GraphStore, iris: Iris, own: OwnShapes | None, fast: bool) -> 
 def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = None,
                        with_rest: bool = True, jobs: int | None = None,
                        per_call: int = RECORDS_PER_CALL, own: OwnShapes | None = None,
-                       progress: Callable[[int, int], None] | None = None) -> PartRun:
+                       progress: Callable[[int, int], None] | None = None,
+                       scheduler: str | None = None) -> PartRun:
     """The record-local rules (ours, or the user's ``own`` shapes): pySHACL on each part, in ``jobs``
-    processes (1: in this process, stock pySHACL).
+    processes (1: in this process, stock pySHACL), or on the Dask cluster at ``scheduler``.
 
     ``progress(done, total)`` is called as parts finish."""
     parts = part_list(store, iris, ids, with_rest, per_call)
+    if scheduler is not None:
+        return _on_dask(store, iris, parts, own, progress, scheduler)
     if jobs is None:  # a pool pays off from a few parts on (starting one costs about half a second)
         jobs = min(os.cpu_count() or 1, len(parts) // 2 or 1)
     jobs = max(1, min(jobs, len(parts)))
     started = time.perf_counter()
     version = speedups.installed_version() if jobs > 1 else None
     setup = _setup(store, iris, own, fast=version is not None and speedups.supported(version))
-    lazy = lazy_triples(store, setup.plan) if own is None else {}
-    shared_lazy = lazy.get(iris.shared_graph.value, [])
-
-    def lazy_of(graphs: list[str]) -> bytes:
-        return "".join(shared_lazy + [t for g in graphs for t in lazy.get(g, [])]).encode("utf-8")
-
+    lazy_of = _lazy_function(store, iris, setup, own)
     finished = _Finished(len(parts), progress)
     notes: list[str] = []
     if jobs == 1:
@@ -271,6 +271,57 @@ def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | No
     return PartRun(finished.results, {"record_parts": len(parts), "jobs": jobs,
                                       "prepare_s": round(finished.prepared, 3),
                                       "worker_cpu_s": round(finished.cpu, 3)}, notes)
+
+
+def _on_dask(store: GraphStore, iris: Iris, parts: list[tuple[str, list[str]]], own: OwnShapes | None,
+             progress: Callable[[int, int], None] | None, scheduler: str) -> PartRun:
+    """The parts on the Dask cluster at ``scheduler``: each task carries the triples its part reads."""
+    from .dask_run import check_on_cluster  # imports Dask (an optional extra) only when asked
+
+    started = time.perf_counter()
+    version = speedups.installed_version()
+    setup = _setup(store, iris, own, fast=True)  # each worker checks its own pySHACL version
+    lazy_of = _lazy_function(store, iris, setup, own)
+    shared = by_subject(graph_quads(store, iris.shared_graph, setup.plan)) if own is None else {}
+    sent = [0]
+
+    def tasks() -> Iterator[Task]:  # made as they are sent: the workers start on the first ones meanwhile
+        for kind, graphs in parts:
+            lazy = lazy_of(graphs)
+            triples = _sent_triples(store, iris, setup, kind, graphs, shared, lazy)
+            sent[0] += len(triples) + len(lazy)
+            yield kind, graphs, triples, lazy
+
+    finished = _Finished(len(parts), progress)
+    finished.prepared = time.perf_counter() - started
+    threads = check_on_cluster(scheduler, setup, tasks(), finished.add) if parts else 0
+    note = speedups.note(version)
+    return PartRun(finished.results, {"record_parts": len(parts), "jobs": threads,
+                                      "prepare_s": round(finished.prepared, 3),
+                                      "worker_cpu_s": round(finished.cpu, 3),
+                                      "sent_mb": round(sent[0] / 1e6, 3)}, [note] if note else [])
+
+
+def _sent_triples(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs: list[str],
+                  shared: dict[Any, list[Any]], lazy: bytes) -> bytes:
+    """The N-Triples a part sends to a worker that cannot read the store: for our shapes, what a
+    worker reading the store would read (the plan's triples, the shared resources reached)."""
+    if setup.own is not None:
+        return _part_payload(store, iris, setup, kind, graphs)
+    lazy_quads = list(pyoxigraph.parse(lazy, format=pyoxigraph.RdfFormat.N_TRIPLES)) if lazy else []
+    quads = our_part_quads(store, iris, setup.plan, kind, graphs, shared, lazy_quads)
+    return "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in quads).encode("utf-8")
+
+
+def _lazy_function(store: GraphStore, iris: Iris, setup: Setup, own: OwnShapes | None) -> Callable[[list[str]], bytes]:
+    """The N-Triples of the lazy predicates' triples a part of ``graphs`` needs (none for the user's shapes)."""
+    lazy = lazy_triples(store, setup.plan) if own is None else {}
+    shared_lazy = lazy.get(iris.shared_graph.value, [])
+
+    def lazy_of(graphs: list[str]) -> bytes:
+        return "".join(shared_lazy + [t for g in graphs for t in lazy.get(g, [])]).encode("utf-8")
+
+    return lazy_of
 
 
 class _Finished:

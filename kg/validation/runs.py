@@ -55,14 +55,15 @@ def _count_relations(store: GraphStore) -> int:
 def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[str] | None = None,
              jobs: int | None = None, per_call: int = RECORDS_PER_CALL,
              progress: Callable[[int, int], None] | None = None,
-             shapes: Sequence[str] | None = None) -> ValidationReport:
+             shapes: Sequence[str] | None = None, scheduler: str | None = None) -> ValidationReport:
     """Validate the store: record-local rules per record graph in parallel, catalog-wide rules in SPARQL.
 
     ``progress(done, total)`` is called as record parts finish (the CLI draws it on a terminal).
 
     With ``records`` only those record graphs are checked (the relations too are
     left out), plus every catalog-wide rule. With ``shapes`` (SHACL files) the
-    graph is checked against those instead of our shapes.
+    graph is checked against those instead of our shapes. With ``scheduler`` (a Dask
+    scheduler's address) the record parts run on that cluster (``kg.validation.dask_run``).
     """
     iris = iris or Iris()
     started = time.perf_counter()
@@ -74,10 +75,10 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
             raise UsageError(f"no record {', '.join(missing[:5])} in the store")
     if own is not None:
         return _validate_own(store, iris, own, records, started, len(known), jobs=jobs, per_call=per_call,
-                             progress=progress)
+                             progress=progress, scheduler=scheduler)
     rules = load_rules(iris)
     run = check_record_parts(store, iris, ids=records, with_rest=records is None, jobs=jobs,
-                             per_call=per_call, progress=progress)
+                             per_call=per_call, progress=progress, scheduler=scheduler)
     timings = dict(run.timings)
     timings["record_rules_s"] = round(time.perf_counter() - started, 3)
     mark = time.perf_counter()
