@@ -25,7 +25,8 @@ from .errors import InputRejected, RecordError, UsageError
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
-    BULK, EDGES, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker, RdfDocument, read_inputs,
+    BULK, EDGES, MAX_RECORD_BYTES, MAX_RECORD_CELLS, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker,
+    RdfDocument, read_inputs,
 )
 from .store import GraphStore, transactional
 from .validation.at_ingest import RuleCheck, RuleFinding
@@ -33,6 +34,8 @@ from .vocab import SKOS, Iris
 
 BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
 GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
+Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
+DEFAULT_CAPS: Caps = (MAX_RECORD_CELLS, MAX_RECORD_BYTES)
 
 Progress = Callable[[int, int], None]
 
@@ -59,6 +62,7 @@ class IngestReport:
     rdf_quads: int = 0
     findings: list[RuleFinding] = field(default_factory=list)
     checked: int = 0  # records checked against the rules
+    rule_seconds: float = 0.0  # of ``seconds``, the time the rules took
 
     @property
     def wrote_nothing(self) -> bool:
@@ -69,7 +73,7 @@ class IngestReport:
 def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
-                 graph: str | None = None, gate: str | None = None) -> IngestReport:
+                 graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -83,16 +87,17 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     into ``graph`` (an IRI) when it is given (``kg.sources.rdf``).
 
     ``gate`` ("violation" or "warning"): a record with a rule result that severe or
-    worse is quarantined, not written (``_Run``).
+    worse is quarantined, not written (``_Run``). ``caps``: (cells, bytes) a record may
+    hold at most; a bigger one is quarantined before it is read further.
     """
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
-    inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target)
+    inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target, limit=caps[1])
     if target is not None and not all(isinstance(item, RdfDocument) for item in inputs):
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     if not any(isinstance(item, CatalogStream) for item in inputs):
-        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate)
-    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate)
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -105,18 +110,20 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
-                   strict: bool = False, progress: Progress | None = None, gate: str | None = None) -> IngestReport:
+                   strict: bool = False, progress: Progress | None = None, gate: str | None = None,
+                   caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
     quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
-    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate)
+    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate, caps=caps)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
-                  strict: bool = False, progress: Progress | None = None, gate: str | None = None) -> IngestReport:
+                  strict: bool = False, progress: Progress | None = None, gate: str | None = None,
+                  caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -125,27 +132,28 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     ones), so memory does not grow with the input. A record superseded by a later file
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
-    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate)
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate, caps=caps)
 
 
 @transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
-            chunk: int | None, gate: str | None = None) -> IngestReport:
+            chunk: int | None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
     started = time.perf_counter()
     if gate not in GATES:
         raise UsageError(f"gate must be one of {', '.join(GATES[1:])}, not {gate!r}")
     if strict and chunk is not None:
-        dry = _Run(None, iris, chunk, None, gate=gate)
+        dry = _Run(None, iris, chunk, None, gate=gate, caps=caps)
         dry.take(inputs)
         if dry.errors:
             raise InputRejected(dry.errors)
-    run = _Run(store, iris, chunk, progress, strict=strict, gate=gate)
+    run = _Run(store, iris, chunk, progress, strict=strict, gate=gate, caps=caps)
     run.take(inputs)
     report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
                           superseded=run.superseded, sources=[item.source for item in inputs],
-                          warnings=run.warnings, findings=run.findings, checked=run.checked)
+                          warnings=run.warnings, findings=run.findings, checked=len(run.checked),
+                          rule_seconds=run.rule_seconds)
     if report.records or run.edges or run.rdf:
         _finish(store, iris, run, report)
     report.seconds = time.perf_counter() - started
@@ -184,13 +192,15 @@ class _Run:
     later records may point to them; those none points to are dropped at the end)."""
 
     def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
-                 strict: bool = False, gate: str | None = None) -> None:
+                 strict: bool = False, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> None:
         self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
         self.held = {None: (), "violation": ("Violation",), "warning": ("Violation", "Warning")}[gate]
-        self.checker = ItemChecker()
+        self.checker = ItemChecker(max_cells=caps[0], max_bytes=caps[1])
         self.rules = RuleCheck(iris, ontology_quads(iris))
         self.findings: list[RuleFinding] = []
-        self.checked = 0
+        self.found_in: set[str] = set()  # ids of the records with findings
+        self.checked: set[str] = set()  # ids of the records checked
+        self.rule_seconds = 0.0
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
         self.superseded: list[str] = []
@@ -232,6 +242,8 @@ class _Run:
             self.edges_header = batch.header
 
     def _take_records(self, batch: Batch | CatalogStream) -> None:
+        if batch.note:
+            self.warnings.append(RecordError(batch.source, None, None, "(file)", batch.note))
         any_good = False
         for checked in self.checker.records(batch):
             self.done += 1
@@ -275,15 +287,20 @@ class _Run:
     def _check_rules(self, mapped: list[Mapped]) -> set[str]:
         """Check each mapped record against the rules; the ids the gate holds back."""
         held = set()
+        started = time.perf_counter()
         for pending, own, descriptions in mapped:
             self.rules.add_shared(descriptions)
             found = self.rules.record(own, pending.source, pending.index, pending.record.id)
-            self.checked += 1
+            if pending.record.id in self.found_in:  # an earlier version of this run: its findings no longer hold
+                self.findings = [f for f in self.findings if f.record_id != pending.record.id]
+            self.checked.add(pending.record.id)
+            self.found_in.update([pending.record.id] if found else [])
             self.findings += found
             reasons = [f for f in found if f.severity in self.held]
             if reasons:
                 self.errors.append(GateError(pending, reasons))
                 held.add(pending.record.id)
+        self.rule_seconds += time.perf_counter() - started
         return held
 
     def _map_pending(self) -> list[Mapped]:

@@ -278,7 +278,7 @@ def test_every_record_bad_changes_nothing(base, tmp_path, capsys, site_catalog):
     """The catalog header is not replaced by a file none of whose records went in."""
     store = fresh(base, tmp_path)
     bad = [dict(r, tier="high") for r in site_catalog["records"][:3]]
-    file = write(tmp_path, "bad.json", json.dumps({"schemaVersion": "9", "generatedAt": "x", "records": bad}))
+    file = write(tmp_path, "bad.json", json.dumps({"schemaVersion": "1.9", "generatedAt": "x", "records": bad}))
     code, lines = ingest(capsys, store, file)
     assert code == EXIT_QUARANTINE
     assert sum(line.startswith("quarantined: ") for line in lines) == 3
@@ -286,7 +286,7 @@ def test_every_record_bad_changes_nothing(base, tmp_path, capsys, site_catalog):
     assert dump(store) == base["dump"]
 
 
-@pytest.mark.parametrize("text", ['{"records": []}', "[]", '{"schemaVersion": "2", "records": []}'])
+@pytest.mark.parametrize("text", ['{"records": []}', "[]", '{"schemaVersion": "1.1", "records": []}'])
 def test_an_empty_records_list_never_empties_the_store(base, tmp_path, capsys, text):
     store = fresh(base, tmp_path)
     code, lines = ingest(capsys, store, write(tmp_path, "empty.json", text))

@@ -109,14 +109,17 @@ def test_utf8_byte_order_mark_is_dropped(tmp_path):
     assert list(scan_catalog(path).items) == [{"id": "a"}]
 
 
-def test_other_shapes_are_left_to_the_whole_file_reader(tmp_path, site_catalog, seed_record, edges_file):
+def test_other_shapes_stream_as_json_lines_or_are_read_whole_again(tmp_path, site_catalog, seed_record, edges_file):
     for name, doc in (("seed.json", seed_record), ("edges.json", edges_file)):
         (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
     (tmp_path / "lines.jsonl").write_text("\n".join(json.dumps(r) for r in site_catalog["records"][:3]) + "\n")
     for name in ("seed.json", "edges.json", "lines.jsonl"):
         assert scan_catalog(tmp_path / name) is None
-    kinds = [type(item).__name__ for item in read_inputs([str(tmp_path)], stream_min_bytes=0)]
-    assert kinds == ["Batch", "Batch", "Batch"]
+    inputs = read_inputs([str(tmp_path)], stream_min_bytes=0)
+    assert [(type(item).__name__, getattr(item, "form", None)) for item in inputs] == [
+        ("CatalogStream", "whole"), ("CatalogStream", "lines"), ("CatalogStream", "whole")]
+    assert [item.count for item in inputs] == [len(edges_file["edges"]), 3, 1]
+    assert [r["id"] for r in inputs[1].items] == [r["id"] for r in site_catalog["records"][:3]]
 
 
 def test_a_file_changed_between_the_readings_is_refused(tmp_path):
