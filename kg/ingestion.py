@@ -178,8 +178,7 @@ class GateError(RecordError):
         listed = ", ".join(f"{name}" + (f" x{n}" if n > 1 else "") for name, n in sorted(rules.items()))
         first = reasons[0]
         super().__init__(pending.source, pending.index, pending.record.id, first.path,
-                         f"held back by the gate: breaks {listed} (first: {first.path}: {first.message}); "
-                         f"the stored version, if any, is kept")
+                         f"held back by the gate: breaks {listed}; the stored version, if any, is kept")
         self.reasons = reasons
 
 
