@@ -243,3 +243,10 @@ def test_an_ingest_finds_what_the_rules_find_in_the_stored_graph(tiny_paths, tin
     report = ingest_paths(GraphStore(":memory:"), tiny_paths)
     assert Counter(f.result.key for f in report.findings) == _engine_results(tiny_store)
     assert report.checked == len(IRIS.stored_ids(tiny_store.named_graphs()))
+
+
+def test_the_help_names_the_caps_the_checks_apply():
+    from kg.cli.data import MAX_BYTES_TEXT, MAX_CELLS_TEXT
+    from kg.sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
+
+    assert MAX_CELLS_TEXT == str(MAX_RECORD_CELLS) and MAX_BYTES_TEXT.split()[0] == str(MAX_RECORD_BYTES)
