@@ -149,6 +149,9 @@ def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest():
     assert _summary(first) == _summary(second)
     assert first.superseded == ["smolagents-memory--huggingface-co"]
     assert _quads(whole) == _quads(streamed)
+    # the rules' findings too: those of the superseded version, written first when streamed, are dropped
+    assert sorted(f.result.key for f in first.findings) == sorted(f.result.key for f in second.findings)
+    assert first.checked == second.checked == 912
 
 
 def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, monkeypatch, site_catalog,
@@ -225,3 +228,47 @@ def test_strict_lists_every_bad_item_whole_or_streamed(tmp_path, site_catalog):
         assert len(store) == 0
         rejected.append(sorted(str(e) for e in err.value.errors))
     assert len(rejected[0]) == 3 and rejected[0] == rejected[1]
+
+
+def _records_three_ways(folder: Path, records: list[dict]) -> dict[str, Path]:
+    """The same records as JSON Lines, as a top-level list and as a folder of one record a file."""
+    lines, listed, many = folder / "r.jsonl", folder / "r.json", folder / "many"
+    lines.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    many.mkdir()
+    for i, record in enumerate(records):
+        (many / f"{i:03d}.json").write_text(json.dumps(record), encoding="utf-8")
+    return {"lines": lines, "list": listed, "folder": many}
+
+
+def test_json_lines_lists_and_folders_streamed_give_the_graph_read_whole(tmp_path, monkeypatch, site_catalog):
+    """Streamed in chunks of 4 records (and a folder kept in memory for one file only), the same graph."""
+    monkeypatch.setattr(ingest, "BATCH_SIZE", 4)
+    monkeypatch.setattr(sources.inputs, "KEEP_BYTES", 3000)
+    records = site_catalog["records"][:10]
+    for name, path in _records_three_ways(tmp_path, records).items():
+        inputs = read_inputs([str(path)], stream_min_bytes=0)
+        assert all(isinstance(item, CatalogStream) for item in inputs[1:]), name  # beyond the first: read again
+        whole, streamed = GraphStore(), GraphStore()
+        first = ingest.ingest_paths(whole, [str(path)], stream=False)
+        second = ingest.ingest_paths(streamed, [str(path)], stream=True)
+        assert first.records == second.records == 10, name
+        assert _quads(whole) == _quads(streamed), name
+        assert [str(w) for w in first.warnings] == [str(w) for w in second.warnings], name
+
+
+def test_large_stdin_is_spooled_to_a_temporary_file_and_streamed(tmp_path, monkeypatch, site_catalog):
+    import io
+    import os
+
+    monkeypatch.setattr(sources.inputs, "KEEP_BYTES", 1000)
+    records = site_catalog["records"][:5]
+    data = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": io.BytesIO(data)})())
+    (stream,) = read_inputs(["-"])
+    assert isinstance(stream, CatalogStream) and stream.form == "lines" and stream.source == "<stdin>"
+    assert [r["id"] for r in stream.items] == [r["id"] for r in records]
+    spooled = stream.spool.name
+    assert os.path.exists(spooled)
+    stream.spool.close()
+    assert not os.path.exists(spooled)  # nothing left behind
