@@ -229,3 +229,27 @@ def test_the_help_names_the_caps_the_checks_apply():
     from kg.sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
 
     assert MAX_CELLS_TEXT == str(MAX_RECORD_CELLS) and MAX_BYTES_TEXT.split()[0] == str(MAX_RECORD_BYTES)
+
+
+FIXTURES = sorted((ROOT / "tests" / "shapes").glob("*.ttl"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_the_rules_at_ingest_pass_every_shape_fixture(path):
+    """The passing and failing graph of each record-local rule (tests/shapes/, also run on pySHACL and
+    pyrudof by test_validation_rules.py) give the results their header expects."""
+    import re
+
+    import pyoxigraph
+
+    from kg.validation.core import Facts, core_shapes
+
+    text = path.read_text(encoding="utf-8")
+    rule = re.search(r"^# rule: (\w+)$", text, re.M).group(1)
+    if load_rules(IRIS)[rule].scope != "record":
+        pytest.skip("a catalog-wide rule: left to kg validate")
+    expected = {(rule, m.group(1), None if m.group(2) == "-" else m.group(2), m.group(3))
+                for m in re.finditer(r"^# expect: (.+) \| (.+) \| (\w+)$", text, re.M)}
+    facts = Facts().add(pyoxigraph.parse(text.encode("utf-8"), format=pyoxigraph.RdfFormat.TURTLE))
+    found = {(r.rule, r.focus, r.path, r.severity) for r in core_shapes(IRIS.base).check(facts)}
+    assert found == expected
