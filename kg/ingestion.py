@@ -370,8 +370,10 @@ def _write_shared(store: GraphStore, iris: Iris, run: _Run, report: IngestReport
                                                        "catalog", run.catalog_header)
     if run.edges:
         quads = source_file_quads(iris.edges_source, iris.edges_graph, "edges", run.edges_header or {})
-        for position, (edge, _, _) in enumerate(run.edges):
-            quads += relation_quads(edge, position, iris)
+        for position, (edge, source, index) in enumerate(run.edges):
+            own = relation_quads(edge, position, iris)
+            run.findings += run.rules.record(own, source, index, f"{edge.source} -> {edge.target}")
+            quads += own
         shared[iris.edges_graph] = quads
         report.edges = len(run.edges)
     shared[iris.ontology_graph] = ontology_quads(iris)

@@ -205,14 +205,14 @@ def test_a_top_level_list_is_accepted_with_a_warning_and_a_lone_record_without(c
 
 def _record_results(report):
     rules = load_rules(IRIS)
-    return Counter(r.key for r in report.results if rules[r.rule].scope == "record"
-                   and not r.focus.startswith(IRIS.base + "relation/"))
+    return Counter(r.key for r in report.results if rules[r.rule].scope == "record")
 
 
 def test_the_rules_at_ingest_find_what_kg_validate_finds_on_the_bundled_catalog(bundled_ingest, bundled_report,
                                                                                expected_records):
-    """Result for result, the findings of the bundled catalog's ingest equal the record-local results of the
-    split pySHACL run over the stored graph (both fixtures are made once per session, for other tests too)."""
+    """Result for result, the findings of the bundled catalog's ingest (records and edges) equal the
+    record-local results of the split pySHACL run over the stored graph (both fixtures are made once
+    per session, for other tests too)."""
     store, report = bundled_ingest
     found = Counter(f.result.key for f in report.findings)
     assert found == _record_results(bundled_report)
@@ -253,3 +253,18 @@ def test_the_rules_at_ingest_pass_every_shape_fixture(path):
     facts = Facts().add(pyoxigraph.parse(text.encode("utf-8"), format=pyoxigraph.RdfFormat.TURTLE))
     found = {(r.rule, r.focus, r.path, r.severity) for r in core_shapes(IRIS.base).check(facts)}
     assert found == expected
+
+
+def test_edges_are_checked_against_the_edge_rules_too(tmp_path, edges_file, capsys):
+    edges = [dict(e) for e in edges_file["edges"][:3]]
+    edges[0]["citation"] = "see the paper"
+    edges[2]["evidence"] = "   "
+    file = tmp_path / "edges.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "edges": edges}), encoding="utf-8")
+    code, lines = ingest(capsys, Path(":memory:"), str(file))
+    assert code == EXIT_OK
+    assert [line for line in lines if "(rule " in line] == [
+        f"warning: {file}: [0] {edges[0]['source']} -> {edges[0]['target']}: citation: An edge cites one http(s) "
+        f"URL. (rule EdgeCitation; value 'see the paper')",
+        f"warning: {file}: [2] {edges[2]['source']} -> {edges[2]['target']}: evidence: An edge has one evidence "
+        f"text, not blank, at most 500 characters. (rule EdgeEvidence; value '   ')"]

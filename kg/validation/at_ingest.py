@@ -70,7 +70,8 @@ def _keys(predicates: Iterable[tuple[NamedNode, str]]) -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def _field_tables() -> dict[str, dict[str, str]]:
-    from ..mapping.fields import CELL_FIELDS, PROVENANCE_FIELDS, RECORD_FIELDS, SECTION_FIELDS, TAXONOMY_FIELDS
+    from ..mapping.fields import (CELL_FIELDS, EDGE_FIELDS, PROVENANCE_FIELDS, RECORD_FIELDS, SECTION_FIELDS,
+                                  TAXONOMY_FIELDS)
 
     record = _keys((p, key) for _, key, p, _ in RECORD_FIELDS)
     record.update(_keys([(DCTERMS.identifier, "id"), (KG.tier, "tier"), (KG.primarySection, "sections"),
@@ -78,7 +79,9 @@ def _field_tables() -> dict[str, dict[str, str]]:
                          (KG.license, "cells.license"), (SCHEMA.url, "url")]))
     section = _keys((p, key) for _, key, p, _ in SECTION_FIELDS)
     section[_short(KG.sectionName.value)] = "section"
-    return {"record": record, "cell": _keys((p, key) for _, key, p, _ in CELL_FIELDS),
+    edge = _keys((p, key) for _, key, p, _ in EDGE_FIELDS)
+    edge.update(_keys([(KG.source, "source"), (KG.target, "target"), (KG.edgeType, "type")]))
+    return {"record": record, "edge": edge, "cell": _keys((p, key) for _, key, p, _ in CELL_FIELDS),
             "section": section, "taxonomy": _keys((p, key) for _, key, p, _ in TAXONOMY_FIELDS),
             "provenance": _keys((p, key) for _, key, p, _ in PROVENANCE_FIELDS)}
 
@@ -95,6 +98,8 @@ def field_path(result: Result, iris: Iris, axis: str | None = None) -> str:
     if result.column is not None:
         key = tables["cell"].get(path)
         return f"cells.{result.column}" + (f".{key}" if key else "")
+    if result.focus.startswith(iris.base + "relation/"):  # an edge
+        return tables["edge"].get(path, path)
     parts = _parts(result.focus, iris)
     if not parts:
         key = tables["record"].get(path, path)
@@ -172,7 +177,8 @@ class RuleCheck:
         self.shared.add(quads, self.read)
 
     def record(self, quads: Iterable[Any], source: str, index: int | None, record_id: str) -> list[RuleFinding]:
-        """The findings of one record's own quads (over the shared resources added so far)."""
+        """The findings of one record's own quads (over the shared resources added so far); an edge's
+        quads too (``record_id``: "source -> target")."""
         findings = []
         for result in self.shapes.check(Facts(self.shared).add(quads, self.read)):
             rule = self.rules.get(result.rule) or Rule(result.rule, "", result.severity, result.rule, "record")
@@ -191,9 +197,11 @@ def summary_text(findings: list[RuleFinding], records: int, iris: Iris, *, width
     rules = {name: rule for name, rule in load_rules(iris).items() if rule.scope == "record"}
     report: ValidationReport = finish([f.result for f in findings], rules, records=records)
     lines = rule_blocks(report, width=width)
-    affected = len({f.record_id for f in findings})
+    edges = {f.record_id for f in findings if f.result.focus.startswith(iris.base + "relation/")}
+    affected = len({f.record_id for f in findings} - edges)
     lines.append(f"rules at ingest: {report.violations} violation(s), {report.warnings} warning(s), "
-                 f"{report.count('Info')} info(s) in {affected} of {records} record(s) "
-                 f"({len(report.by_rule())} of {len(rules)} record-local rules)")
+                 f"{report.count('Info')} info(s) in {affected} of {records} record(s)"
+                 + (f" and {len(edges)} edge(s)" if edges else "")
+                 + f" ({len(report.by_rule())} of {len(rules)} record-local rules)")
     return "\n".join(lines) + "\n"
 
