@@ -137,19 +137,6 @@ def json_problem(err: ValueError) -> str:
     return f"invalid JSON: {err}"
 
 
-def _first_line_is_an_object(text: str) -> bool:
-    """True when the first non-blank line is a whole JSON object by itself (JSON Lines)."""
-    for line in text.splitlines():
-        if line.strip():
-            if not line.lstrip().startswith("{"):
-                return False
-            try:
-                return isinstance(parse_json(line), dict)
-            except ValueError:
-                return False
-    return False
-
-
 MAX_ITEM_BYTES = 1024 * 1024  # a record of more UTF-8 JSON is set aside (kg.sources.checks)
 
 
@@ -303,9 +290,6 @@ def read_text(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
     try:
         doc = parse_json(text)
     except ValueError as err:
-        # several lines, the first one a whole object: JSON Lines (one record per line)
-        if isinstance(err, json.JSONDecodeError) and err.lineno > 1 and _first_line_is_an_object(text):
-            return _json_lines(text, source, limit)
         raise SourceError(source, json_problem(err)) from None
     return batch_from_document(doc, source)
 

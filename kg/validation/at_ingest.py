@@ -25,6 +25,7 @@ from typing import Any, Iterable
 from urllib.parse import unquote
 
 from pyoxigraph import NamedNode
+from rdflib import URIRef
 
 from ..errors import RecordError
 from ..vocab import DCTERMS, KG, RDFS, SCHEMA, Iris
@@ -38,16 +39,28 @@ EXAMPLES = 10  # finding lines shown before the summary by rule
 
 
 class RuleFinding(RecordError):
-    """A record breaks a rule of the shapes: where (file, index, record, field path), which rule, how bad."""
+    """A record breaks a rule of the shapes: where (file, index, record, field path), which rule, how bad.
+
+    Its line (``str``) is made when it is shown: an ingest may have tens of thousands of findings,
+    and most are only counted.
+    """
 
     def __init__(self, source: str, index: int | None, record_id: str | None, path: str, rule: Rule,
-                 result: Result) -> None:
-        value = display_text(result.value)
-        shown = f"; value {value[:80]!r}" if value is not None and not value.startswith("http") else ""
-        super().__init__(source, index, record_id, path, f"{rule.message} (rule {rule.name}{shown})")
+                 result: Result) -> None:  # no RecordError.__init__: it would make the line now
+        Exception.__init__(self)
+        self.source, self.index, self.record_id, self.path = source, index, record_id, path
+        value = display_text(result.value) if result.value is not None and result.value.startswith('"') else None
+        shown = f"; value {value[:80]!r}" if value is not None else ""
+        self.message = f"{rule.message} (rule {rule.name}{shown})"
         self.rule = rule.name
         self.severity = result.severity
         self.result = result
+        self._line: str | None = None
+
+    def __str__(self) -> str:
+        if self._line is None:
+            self._line = str(RecordError(self.source, self.index, self.record_id, self.path, self.message))
+        return self._line
 
     def to_json(self) -> dict[str, Any]:
         """One line of ``kg ingest --report``."""
@@ -140,17 +153,11 @@ def _axes(base: str) -> dict[str, str]:
     for name, rule in load_rules(iris).items():
         if rule.scope != "record":
             continue
-        for shape in nested(graph, _ref(rule.iri)):
+        for shape in nested(graph, URIRef(rule.iri)):
             for node in graph.objects(shape, None):
                 if str(node).startswith(scheme):
                     found[name] = unquote(str(node)[len(scheme):])
     return found
-
-
-def _ref(iri: str) -> Any:
-    from rdflib import URIRef
-
-    return URIRef(iri)
 
 
 class RuleCheck:
@@ -186,10 +193,6 @@ class RuleCheck:
             findings.append(RuleFinding(source, index, record_id, path, rule, result))
             self.counts[result.rule] += 1
         return findings
-
-
-def violations(findings: Iterable[RuleFinding]) -> list[RuleFinding]:
-    return [f for f in findings if f.severity == "Violation"]
 
 
 def summary_text(findings: list[RuleFinding], records: int, iris: Iris, *, width: int = 100) -> str:

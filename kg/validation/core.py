@@ -128,7 +128,8 @@ def _compile_path(graph: rdflib.Graph, node: Any) -> Path:
         def sequence(facts: Facts, focus: Term) -> list[Term]:
             nodes = [focus]
             for part in parts:
-                nodes = _distinct(v for n in nodes for v in part(facts, n))
+                nodes = part(facts, nodes[0]) if len(nodes) == 1 else _distinct(v for n in nodes
+                                                                                for v in part(facts, n))
             return nodes
         return sequence
     inverse = graph.value(node, SH.inversePath)
@@ -138,7 +139,13 @@ def _compile_path(graph: rdflib.Graph, node: Any) -> Path:
     alternatives = graph.value(node, SH.alternativePath)
     if alternatives is not None:
         options = [_compile_path(graph, item) for item in Collection(graph, alternatives)]
-        return lambda facts, focus: _distinct(v for option in options for v in option(facts, focus))
+
+        def alternative(facts: Facts, focus: Term) -> list[Term]:
+            found: list[Term] = []
+            for option in options:
+                found += option(facts, focus)
+            return _once(found)
+        return alternative
     raise UsageError(f"a shape's path {path_text(graph, node)} is not one kg checks at ingest "
                      f"(predicate, inverse of a predicate, sequence, alternative)")
 
