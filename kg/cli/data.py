@@ -92,9 +92,10 @@ def _json_line(obj: dict) -> bytes:
 def _examples(findings: list, count: int) -> list:
     """``count`` findings to show one a line: the first of each rule first (in input order), then the next ones."""
     firsts: dict[str, int] = {}
-    lines: dict[str, int] = {}  # two checks of one rule on one field read the same: shown once
+    lines: dict[tuple, int] = {}  # two checks of one rule on one field read the same: shown once
     for position, finding in enumerate(findings):
-        if lines.setdefault(str(finding), position) == position:
+        line = (finding.source, finding.index, finding.record_id, finding.path, finding.message)
+        if lines.setdefault(line, position) == position:
             firsts.setdefault(finding.rule, position)
     chosen = sorted(firsts.values())[:count]
     taken = set(chosen)

@@ -181,13 +181,13 @@ class RuleCheck:
 
     def add_shared(self, quads: Iterable[Any]) -> None:
         """Shared resources described in this ingest (vendors, columns, licences, concepts)."""
-        self.shared.add(quads, self.read)
+        self.shared.add(quads, self.read, self.shapes.backwards)
 
     def record(self, quads: Iterable[Any], source: str, index: int | None, record_id: str) -> list[RuleFinding]:
         """The findings of one record's own quads (over the shared resources added so far); an edge's
         quads too (``record_id``: "source -> target")."""
         findings = []
-        for result in self.shapes.check(Facts(self.shared).add(quads, self.read)):
+        for result in self.shapes.check(Facts(self.shared).add(quads, self.read, self.shapes.backwards)):
             rule = self.rules.get(result.rule) or Rule(result.rule, "", result.severity, result.rule, "record")
             path = field_path(result, self.iris, self.axes.get(result.rule))
             findings.append(RuleFinding(source, index, record_id, path, rule, result))

@@ -69,19 +69,23 @@ class Facts:
         self.by_predicate: dict[Term, list[Term]] = {}
         self.instances: dict[Term, list[Term]] = {}  # class -> subjects typed with it
 
-    def add(self, triples: Iterable[Any], predicates: frozenset[str] | None = None) -> "Facts":
-        """Add pyoxigraph triples or quads (only those of ``predicates``, when given)."""
-        forward, backward, by_predicate = self.forward, self.backward, self.by_predicate
+    def add(self, triples: Iterable[Any], predicates: frozenset[str] | None = None,
+            backwards: frozenset[str] | None = None) -> "Facts":
+        """Add pyoxigraph triples or quads (only those of ``predicates``, when given); ``backwards``: the
+        predicates looked up from their objects or by predicate (``CoreShapes.backwards``; None: all)."""
+        forward, backward, by_predicate, instances = self.forward, self.backward, self.by_predicate, self.instances
         for t in triples:
             p = t.predicate
-            if predicates is not None and p.value not in predicates:
+            name = p.value
+            if predicates is not None and name not in predicates:
                 continue
             s, o = t.subject, t.object
             forward.setdefault((s, p), []).append(o)
-            backward.setdefault((o, p), []).append(s)
-            by_predicate.setdefault(p, []).append(s)
+            if backwards is None or name in backwards:
+                backward.setdefault((o, p), []).append(s)
+                by_predicate.setdefault(p, []).append(s)
             if p == _RDF_TYPE:
-                self.instances.setdefault(o, []).append(s)
+                instances.setdefault(o, []).append(s)
         return self
 
     def objects(self, s: Term, p: Term) -> list[Term]:
@@ -258,6 +262,10 @@ class CoreShapes:
             self._supers.setdefault(sub, set()).add(sup)
         self._compiled: dict[Any, _Shape] = {}
         self.roots: list[tuple[_Shape, list[tuple[str, Any]]]] = []
+        # the predicates walked backwards or targeted by sh:targetSubjectsOf: only these need
+        # the (object, predicate) and by-predicate indexes of ``Facts``
+        self.backwards = frozenset(str(o) for o in graph.objects(None, SH.inversePath) if isinstance(o, URIRef)) \
+            | frozenset(str(o) for o in graph.objects(None, SH.targetSubjectsOf))
         for shape in sorted(set(graph.subjects(None, None)), key=str):
             targets = self._targets(shape)
             if targets and graph.value(shape, SH.deactivated) != RLiteral(True):
