@@ -166,13 +166,15 @@ def oversized(line: str, limit: int) -> Oversized | None:
 def looks_like_json_lines(text: str) -> bool:
     """True when the text has several lines and its first one is a whole object by its braces: JSON Lines
     (read line by line, never parsed whole: a huge line is set aside unread)."""
-    first, lines = None, 0
-    for line in text.splitlines():
-        if line.strip():
-            first = line.strip() if first is None else first
+    first, lines, start = None, 0, 0
+    while start < len(text) and lines < 2:  # the first two non-blank lines only, never the whole text
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        start = end + 1
+        if line:
+            first = line if first is None else first
             lines += 1
-            if lines > 1:
-                break
     return lines > 1 and first is not None and first.startswith("{") and first.endswith("}")
 
 

@@ -248,6 +248,12 @@ class _Shape:
     value_tests: list[tuple[str, Callable[[Term], bool]]] = field(default_factory=list)
     focus_tests: list[Callable[[Facts, Term, list[Term]], list[tuple[str, Term | None]]]] = field(default_factory=list)
     nested: list["_Shape"] = field(default_factory=list)  # sh:property, sh:node: their own results
+    required: list[Term] = field(default_factory=list)  # sh:hasValue
+
+    @property
+    def only_required(self) -> bool:
+        """True when the shape checks nothing but sh:hasValue (the taxonomy axes' members): a fast path."""
+        return bool(self.required) and not (self.value_tests or self.focus_tests or self.nested)
 
 
 class CoreShapes:
@@ -339,9 +345,7 @@ class CoreShapes:
                      "minExclusive": lambda a, b: a > b, "maxExclusive": lambda a, b: a < b}
             add_value((name[0].upper() + name[1:] + "ConstraintComponent", _compare(_term(value), tests[name])))
         elif name == "hasValue":
-            wanted = _term(value)
-            add_focus(lambda facts, focus, values: [] if wanted in values
-                      else [("HasValueConstraintComponent", None)])
+            shape.required.append(_term(value))
         elif name == "class":
             cls = str(value)
             shape.focus_tests.append(lambda facts, focus, values: [
@@ -415,6 +419,9 @@ class CoreShapes:
     def _results(self, facts: Facts, shape: _Shape, focus: Term) -> Iterator[tuple[_Shape, Term, str, Term | None]]:
         """(shape, focus, component, value) of each result of ``shape`` on ``focus``."""
         values = shape.path(facts, focus) if shape.path is not None else [focus]
+        for wanted in shape.required:
+            if wanted not in values:
+                yield shape, focus, "HasValueConstraintComponent", None
         for component, test in shape.value_tests:
             for v in values:
                 if not test(v):
@@ -427,6 +434,9 @@ class CoreShapes:
                 yield from self._results(facts, inner, v)
 
     def conforms(self, facts: Facts, shape: _Shape, focus: Term) -> bool:
+        if shape.only_required:
+            values = shape.path(facts, focus) if shape.path is not None else [focus]
+            return all(wanted in values for wanted in shape.required)
         return next(self._results(facts, shape, focus), None) is None
 
     def _focus_nodes(self, facts: Facts, kind: str, value: Term) -> list[Term]:
