@@ -3,7 +3,10 @@
 Everything is read and checked before anything is written (``kg.sources``): an
 unreadable file changes nothing. Good records are never lost because of a bad
 neighbour (the bad one is set aside in the quarantine), unless ``strict`` asks to
-reject the whole input. A whole ingest is one write session of the store (records
+reject the whole input. Every record is checked against the record-local rules of
+the shapes as it is mapped (``kg.validation.at_ingest``): what breaks one is a
+finding of the report; with ``gate`` a record that breaks one is quarantined
+instead of written, so the stored version of it (if any) stays. A whole ingest is one write session of the store (records
 are written in batches, all into one new version), so a reader or a crash sees the
 whole old version or the whole new one. RDF files go in as they are.
 """
@@ -11,6 +14,7 @@ whole old version or the whole new one. RDF files go in as they are.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -21,12 +25,17 @@ from .errors import InputRejected, RecordError, UsageError
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
-    BULK, EDGES, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker, RdfDocument, read_inputs,
+    BULK, EDGES, MAX_RECORD_BYTES, MAX_RECORD_CELLS, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker,
+    RdfDocument, read_inputs,
 )
 from .store import GraphStore, transactional
+from .validation.at_ingest import RuleCheck, RuleFinding
 from .vocab import SKOS, Iris
 
 BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
+GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
+Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
+DEFAULT_CAPS: Caps = (MAX_RECORD_CELLS, MAX_RECORD_BYTES)
 
 Progress = Callable[[int, int], None]
 
@@ -37,7 +46,8 @@ class IngestReport:
 
     ``quarantined`` items were set aside (not written); ``warnings`` items went in,
     with something worth a look (a ``javascript:`` citation kept as text, an edge
-    whose end is not a record in the store yet, an unknown edge type). ``quads_written``
+    whose end is not a record in the store yet, an unknown edge type); ``findings``
+    are the results of the record-local rules on the records (``checked`` of them). ``quads_written``
     counts RDF files' quads too (``rdf_quads`` of them).
     """
 
@@ -50,6 +60,9 @@ class IngestReport:
     seconds: float = 0.0
     warnings: list[RecordError] = field(default_factory=list)
     rdf_quads: int = 0
+    findings: list[RuleFinding] = field(default_factory=list)
+    checked: int = 0  # records checked against the rules
+    rule_seconds: float = 0.0  # of ``seconds``, the time the rules took
 
     @property
     def wrote_nothing(self) -> bool:
@@ -60,7 +73,7 @@ class IngestReport:
 def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
-                 graph: str | None = None) -> IngestReport:
+                 graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -72,15 +85,19 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     when ``format`` names an RDF format) are loaded as they are, as the Oxigraph CLI's
     ``load`` does: quads into the graph they name, triples into the default graph, or
     into ``graph`` (an IRI) when it is given (``kg.sources.rdf``).
+
+    ``gate`` ("violation" or "warning"): a record with a rule result that severe or
+    worse is quarantined, not written (``_Run``). ``caps``: (cells, bytes) a record may
+    hold at most; a bigger one is quarantined before it is read further.
     """
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
-    inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target)
+    inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target, limit=caps[1])
     if target is not None and not all(isinstance(item, RdfDocument) for item in inputs):
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     if not any(isinstance(item, CatalogStream) for item in inputs):
-        return ingest_batches(store, inputs, iris, strict=strict, progress=progress)
-    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress)
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -93,18 +110,20 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
-                   strict: bool = False, progress: Progress | None = None) -> IngestReport:
+                   strict: bool = False, progress: Progress | None = None, gate: str | None = None,
+                   caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
     quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
-    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None)
+    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate, caps=caps)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
-                  strict: bool = False, progress: Progress | None = None) -> IngestReport:
+                  strict: bool = False, progress: Progress | None = None, gate: str | None = None,
+                  caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -113,25 +132,28 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     ones), so memory does not grow with the input. A record superseded by a later file
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
-    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE)
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate, caps=caps)
 
 
 @transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
-            chunk: int | None) -> IngestReport:
+            chunk: int | None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
     started = time.perf_counter()
+    if gate not in GATES:
+        raise UsageError(f"gate must be one of {', '.join(GATES[1:])}, not {gate!r}")
     if strict and chunk is not None:
-        dry = _Run(None, iris, chunk, None)
+        dry = _Run(None, iris, chunk, None, gate=gate, caps=caps)
         dry.take(inputs)
         if dry.errors:
             raise InputRejected(dry.errors)
-    run = _Run(store, iris, chunk, progress, strict=strict)
+    run = _Run(store, iris, chunk, progress, strict=strict, gate=gate, caps=caps)
     run.take(inputs)
     report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
                           superseded=run.superseded, sources=[item.source for item in inputs],
-                          warnings=run.warnings)
+                          warnings=run.warnings, findings=run.findings, checked=len(run.checked),
+                          rule_seconds=run.rule_seconds)
     if report.records or run.edges or run.rdf:
         _finish(store, iris, run, report)
     report.seconds = time.perf_counter() - started
@@ -145,15 +167,39 @@ class _Pending:
     index: int
 
 
+Mapped = tuple[_Pending, list[Quad], list[Quad]]  # a record, its graph's quads, shared descriptions
+
+
+class GateError(RecordError):
+    """A record held back by the gate: it breaks rules; ``reasons`` are its findings."""
+
+    def __init__(self, pending: _Pending, reasons: list[RuleFinding]) -> None:
+        rules = Counter(f.rule for f in reasons)
+        listed = ", ".join(f"{name}" + (f" x{n}" if n > 1 else "") for name, n in sorted(rules.items()))
+        first = reasons[0]
+        super().__init__(pending.source, pending.index, pending.record.id, first.path,
+                         f"held back by the gate: breaks {listed}; the stored version, if any, is kept")
+        self.reasons = reasons
+
+
 class _Run:
     """One pass over the inputs: records checked, mapped and (with a store) written a chunk
     at a time (``chunk`` None: all at the end); edges and RDF quads kept for ``_finish``.
-    ``strict`` raises ``InputRejected`` at the first write that would follow a bad item."""
+    ``strict`` raises ``InputRejected`` at the first write that would follow a bad item.
+    Each mapped record is checked against the rules (``RuleCheck``); with ``gate``, one
+    with a result that severe is quarantined (its shared descriptions are still written:
+    later records may point to them; those none points to are dropped at the end)."""
 
     def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
-                 strict: bool = False) -> None:
+                 strict: bool = False, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> None:
         self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
-        self.checker = ItemChecker()
+        self.held = {None: (), "violation": ("Violation",), "warning": ("Violation", "Warning")}[gate]
+        self.checker = ItemChecker(max_cells=caps[0], max_bytes=caps[1])
+        self.rules = RuleCheck(iris, ontology_quads(iris))
+        self.findings: list[RuleFinding] = []
+        self.found_in: set[str] = set()  # ids of the records with findings
+        self.checked: set[str] = set()  # ids of the records checked
+        self.rule_seconds = 0.0
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
         self.superseded: list[str] = []
@@ -195,6 +241,8 @@ class _Run:
             self.edges_header = batch.header
 
     def _take_records(self, batch: Batch | CatalogStream) -> None:
+        if batch.note:
+            self.warnings.append(RecordError(batch.source, None, None, "(file)", batch.note))
         any_good = False
         for checked in self.checker.records(batch):
             self.done += 1
@@ -219,22 +267,42 @@ class _Run:
         """Map the pending records, then write them ``BATCH_SIZE`` at a time (``strict``: none
         if any item so far was bad)."""
         mapped = self._map_pending()
+        held = self._check_rules(mapped)
         if self.strict and self.errors:
             raise InputRejected(self.errors)
         for start in range(0, len(mapped), BATCH_SIZE):
             part = mapped[start:start + BATCH_SIZE]
             if self.store is not None:
-                graphs = {self.iris.record_graph(record.id): own for record, own, _ in part}
+                graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in part if p.record.id not in held}
                 shared = [q for _, _, descriptions in part for q in descriptions]
                 self.store.replace_graphs(graphs, shared)
                 self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
-                self.written.update(record.id for record, _, _ in part)
+                self.written.update(p.record.id for p, _, _ in part if p.record.id not in held)
             if self.progress and self.chunk is None:
                 self.progress(min(start + BATCH_SIZE, len(mapped)), len(mapped))
         if self.progress and self.chunk is not None:
             self.progress(self.done, self.total)
 
-    def _map_pending(self) -> list[tuple[Record, list[Quad], list[Quad]]]:
+    def _check_rules(self, mapped: list[Mapped]) -> set[str]:
+        """Check each mapped record against the rules; the ids the gate holds back."""
+        held = set()
+        started = time.perf_counter()
+        for pending, own, descriptions in mapped:
+            self.rules.add_shared(descriptions)
+            found = self.rules.record(own, pending.source, pending.index, pending.record.id)
+            if pending.record.id in self.found_in:  # an earlier version of this run: its findings no longer hold
+                self.findings = [f for f in self.findings if f.record_id != pending.record.id]
+            self.checked.add(pending.record.id)
+            self.found_in.update([pending.record.id] if found else [])
+            self.findings += found
+            reasons = [f for f in found if f.severity in self.held]
+            if reasons:
+                self.errors.append(GateError(pending, reasons))
+                held.add(pending.record.id)
+        self.rule_seconds += time.perf_counter() - started
+        return held
+
+    def _map_pending(self) -> list[Mapped]:
         """Every pending record as (record, its quads, shared descriptions). One that cannot
         be expressed in RDF joins the quarantine instead of failing the run halfway."""
         mapped = []
@@ -247,7 +315,7 @@ class _Run:
                                                f"cannot be expressed in RDF: {err}"))
                 continue
             local.keep()
-            mapped.append((pending.record, own, descriptions))
+            mapped.append((pending, own, descriptions))
         self.pending.clear()
         return mapped
 
@@ -302,8 +370,10 @@ def _write_shared(store: GraphStore, iris: Iris, run: _Run, report: IngestReport
                                                        "catalog", run.catalog_header)
     if run.edges:
         quads = source_file_quads(iris.edges_source, iris.edges_graph, "edges", run.edges_header or {})
-        for position, (edge, _, _) in enumerate(run.edges):
-            quads += relation_quads(edge, position, iris)
+        for position, (edge, source, index) in enumerate(run.edges):
+            own = relation_quads(edge, position, iris)
+            run.findings += run.rules.record(own, source, index, f"{edge.source} -> {edge.target}")
+            quads += own
         shared[iris.edges_graph] = quads
         report.edges = len(run.edges)
     shared[iris.ontology_graph] = ontology_quads(iris)

@@ -67,12 +67,18 @@ def iris() -> Iris:
 
 
 @pytest.fixture(scope="session")
-def bundled_store(tmp_path_factory) -> GraphStore:
-    """The bundled catalog (912 records, the seed record, 528 edges) in an on-disk store."""
+def bundled_ingest(tmp_path_factory):
+    """(store, ingest report) of the bundled catalog (912 records, the seed record, 528 edges), on disk."""
     store = GraphStore(tmp_path_factory.mktemp("store") / "kg-store")
     report = ingest_paths(store, bundled_paths())
     assert not report.quarantined
-    return store
+    return store, report
+
+
+@pytest.fixture(scope="session")
+def bundled_store(bundled_ingest) -> GraphStore:
+    """The bundled catalog (912 records, the seed record, 528 edges) in an on-disk store."""
+    return bundled_ingest[0]
 
 
 # The longest test files start first, so that the workers of pytest-xdist (a file each,

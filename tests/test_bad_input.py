@@ -278,7 +278,7 @@ def test_every_record_bad_changes_nothing(base, tmp_path, capsys, site_catalog):
     """The catalog header is not replaced by a file none of whose records went in."""
     store = fresh(base, tmp_path)
     bad = [dict(r, tier="high") for r in site_catalog["records"][:3]]
-    file = write(tmp_path, "bad.json", json.dumps({"schemaVersion": "9", "generatedAt": "x", "records": bad}))
+    file = write(tmp_path, "bad.json", json.dumps({"schemaVersion": "1.9", "generatedAt": "x", "records": bad}))
     code, lines = ingest(capsys, store, file)
     assert code == EXIT_QUARANTINE
     assert sum(line.startswith("quarantined: ") for line in lines) == 3
@@ -286,7 +286,7 @@ def test_every_record_bad_changes_nothing(base, tmp_path, capsys, site_catalog):
     assert dump(store) == base["dump"]
 
 
-@pytest.mark.parametrize("text", ['{"records": []}', "[]", '{"schemaVersion": "2", "records": []}'])
+@pytest.mark.parametrize("text", ['{"records": []}', "[]", '{"schemaVersion": "1.1", "records": []}'])
 def test_an_empty_records_list_never_empties_the_store(base, tmp_path, capsys, text):
     store = fresh(base, tmp_path)
     code, lines = ingest(capsys, store, write(tmp_path, "empty.json", text))
@@ -416,7 +416,10 @@ def test_risky_links_are_kept_as_text_with_a_warning(base, tmp_path, capsys):
     file = write(tmp_path, "risky.json", json.dumps(record))
     code, lines = ingest(capsys, store, file)
     assert code == EXIT_OK
-    warnings = sorted(line for line in lines if line.startswith("warning: "))
+    assert any(line.startswith(f"warning: {file}: [0] {record['id']}: url: A record's url") and "(rule SystemUrl"
+               in line for line in lines)  # and the catalog rule on urls says so too
+    warnings = sorted(line for line in lines if line.startswith("warning: ") and "(rule " not in line
+                      and "more finding(s)" not in line)
     assert warnings == sorted([
         f"warning: {file}: [0] {record['id']}: url: a 'javascript:' link, not http(s); kept as text",
         f"warning: {file}: [0] {record['id']}: cells.license.citation: a 'file:' link, not http(s); kept as text",
@@ -428,14 +431,19 @@ def test_risky_links_are_kept_as_text_with_a_warning(base, tmp_path, capsys):
         assert citation.value == record["cells"][column]["citation"]
 
 
-def test_unknown_status_and_out_of_range_tier_are_kept_for_validation(base, tmp_path, capsys):
+def test_unknown_status_and_out_of_range_tier_are_kept_with_a_rule_warning(base, tmp_path, capsys):
     store = fresh(base, tmp_path)
     record = copy.deepcopy(base["outside"])
     record["tier"] = 9
     record["cells"]["license"]["status"] = "made-up-status"
     record["cells"]["license"]["tier"] = "T9"
-    code, lines = ingest(capsys, store, write(tmp_path, "odd.json", json.dumps(record)))
-    assert code == EXIT_OK and not [line for line in lines if line.startswith(("warning", "quarantined"))]
+    file = write(tmp_path, "odd.json", json.dumps(record))
+    code, lines = ingest(capsys, store, file)
+    assert code == EXIT_OK and not [line for line in lines if line.startswith("quarantined")]
+    for path, rule in (("tier", "SystemTier"), ("cells.license.status", "CellStatus"),
+                       ("cells.license.tier", "CellClaimTier")):
+        assert any(line.startswith(f"warning: {file}: [0] {record['id']}: {path}: ") and f"(rule {rule}" in line
+                   for line in lines), (path, lines)
     (status,) = cell_object(store, record["id"], "license", KG.status)
     assert status.value == "made-up-status"
 
@@ -446,7 +454,14 @@ def test_huge_strings_and_control_characters_are_kept_exactly(base, tmp_path, ca
     huge = "x" * 10_000_000
     record["cells"]["desc"]["value"] = huge
     record["name"] = "Na\x00me\x1b[2J\u202eevil\n"
-    code, lines = ingest(capsys, store, write(tmp_path, "huge.json", json.dumps(record)))
+    file = write(tmp_path, "huge.json", json.dumps(record))
+    code, lines = ingest(capsys, store, file)  # over the 1 MiB cap of a record: set aside, nothing written
+    assert code == EXIT_QUARANTINE and dump(store) == base["dump"]
+    size = len(json.dumps(record, ensure_ascii=False).encode("utf-8"))
+    assert [line for line in lines if line.startswith("quarantined: ")] == [
+        f"quarantined: {file}: [0] {record['id']}: (record): is {size:,} bytes of JSON, more than the cap of "
+        f"1,048,576 (--max-record-bytes)"]
+    code, lines = ingest(capsys, store, file, "--max-record-bytes", "20000000")
     assert code == EXIT_OK
     (value,) = cell_object(store, record["id"], "desc", KG.value)
     assert value.value == huge
@@ -494,3 +509,39 @@ def test_failing_ingest_process_leaves_the_store_byte_identical(base, tmp_path, 
     for line in run.stderr.splitlines():
         assert all(ch.isprintable() for ch in line), line
     assert dump(store) == base["dump"]
+
+
+def test_a_record_of_100000_cells_is_set_aside_unread_and_changes_nothing(base, tmp_path, capsys):
+    """JSON Lines: the line is over the byte cap, so it is never parsed (issue 13: one such record
+    once took 1.3 GB); the good record beside it goes in."""
+    store = fresh(base, tmp_path)
+    good = copy.deepcopy(base["outside"])
+    huge = copy.deepcopy(base["records"][0])
+    huge["id"] = "huge--example-org"
+    huge["cells"] = {f"c{i}": dict(good["cells"]["type"]) for i in range(100_000)}
+    line = json.dumps(huge)
+    file = write(tmp_path, "huge.jsonl", line + "\n" + json.dumps(good) + "\n")
+    code, lines = ingest(capsys, store, file)
+    assert code == EXIT_QUARANTINE
+    assert [x for x in lines if x.startswith("quarantined: ")] == [
+        f"quarantined: {file}: [0] huge--example-org: (record): is {len(line):,} bytes of JSON, more than the cap "
+        f"of 1,048,576 (--max-record-bytes); not read"]
+    assert stored_ids(store) == {r["id"] for r in base["records"]} | {good["id"]}
+
+
+def test_the_cell_cap_sets_a_record_aside_and_is_an_option(base, tmp_path, capsys):
+    store = fresh(base, tmp_path)
+    wide = copy.deepcopy(base["outside"])
+    wide["cells"] = {f"c{i}": {"value": "", "citation": None, "status": "no-data", "tier": "T3"} for i in range(2001)}
+    file = write(tmp_path, "wide.json", json.dumps(wide))
+    code, lines = ingest(capsys, store, file)
+    assert code == EXIT_QUARANTINE and dump(store) == base["dump"]
+    assert [x for x in lines if x.startswith("quarantined: ")] == [
+        f"quarantined: {file}: [0] {wide['id']}: cells: 2,001 cells, more than the cap of 2,000 (--max-cells)"]
+    normal = base["outside"]
+    file = write(tmp_path, "normal.json", json.dumps(normal))
+    code, lines = ingest(capsys, store, file, "--max-cells", str(len(normal["cells"]) - 1))
+    assert code == EXIT_QUARANTINE and dump(store) == base["dump"]
+    assert [x for x in lines if x.startswith("quarantined: ")] == [
+        f"quarantined: {file}: [0] {normal['id']}: cells: {len(normal['cells'])} cells, more than the cap of "
+        f"{len(normal['cells']) - 1} (--max-cells)"]

@@ -109,14 +109,17 @@ def test_utf8_byte_order_mark_is_dropped(tmp_path):
     assert list(scan_catalog(path).items) == [{"id": "a"}]
 
 
-def test_other_shapes_are_left_to_the_whole_file_reader(tmp_path, site_catalog, seed_record, edges_file):
+def test_other_shapes_stream_as_json_lines_or_are_read_whole_again(tmp_path, site_catalog, seed_record, edges_file):
     for name, doc in (("seed.json", seed_record), ("edges.json", edges_file)):
         (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
     (tmp_path / "lines.jsonl").write_text("\n".join(json.dumps(r) for r in site_catalog["records"][:3]) + "\n")
     for name in ("seed.json", "edges.json", "lines.jsonl"):
         assert scan_catalog(tmp_path / name) is None
-    kinds = [type(item).__name__ for item in read_inputs([str(tmp_path)], stream_min_bytes=0)]
-    assert kinds == ["Batch", "Batch", "Batch"]
+    inputs = read_inputs([str(tmp_path)], stream_min_bytes=0)
+    assert [(type(item).__name__, getattr(item, "form", None)) for item in inputs] == [
+        ("CatalogStream", "whole"), ("CatalogStream", "lines"), ("CatalogStream", "whole")]
+    assert [item.count for item in inputs] == [len(edges_file["edges"]), 3, 1]
+    assert [r["id"] for r in inputs[1].items] == [r["id"] for r in site_catalog["records"][:3]]
 
 
 def test_a_file_changed_between_the_readings_is_refused(tmp_path):
@@ -146,6 +149,9 @@ def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest():
     assert _summary(first) == _summary(second)
     assert first.superseded == ["smolagents-memory--huggingface-co"]
     assert _quads(whole) == _quads(streamed)
+    # the rules' findings too: those of the superseded version, written first when streamed, are dropped
+    assert sorted(f.result.key for f in first.findings) == sorted(f.result.key for f in second.findings)
+    assert first.checked == second.checked == 912
 
 
 def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, monkeypatch, site_catalog,
@@ -222,3 +228,47 @@ def test_strict_lists_every_bad_item_whole_or_streamed(tmp_path, site_catalog):
         assert len(store) == 0
         rejected.append(sorted(str(e) for e in err.value.errors))
     assert len(rejected[0]) == 3 and rejected[0] == rejected[1]
+
+
+def _records_three_ways(folder: Path, records: list[dict]) -> dict[str, Path]:
+    """The same records as JSON Lines, as a top-level list and as a folder of one record a file."""
+    lines, listed, many = folder / "r.jsonl", folder / "r.json", folder / "many"
+    lines.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    many.mkdir()
+    for i, record in enumerate(records):
+        (many / f"{i:03d}.json").write_text(json.dumps(record), encoding="utf-8")
+    return {"lines": lines, "list": listed, "folder": many}
+
+
+def test_json_lines_lists_and_folders_streamed_give_the_graph_read_whole(tmp_path, monkeypatch, site_catalog):
+    """Streamed in chunks of 4 records (and a folder kept in memory for one file only), the same graph."""
+    monkeypatch.setattr(ingest, "BATCH_SIZE", 4)
+    monkeypatch.setattr(sources.inputs, "KEEP_BYTES", 3000)
+    records = site_catalog["records"][:10]
+    for name, path in _records_three_ways(tmp_path, records).items():
+        inputs = read_inputs([str(path)], stream_min_bytes=0)
+        assert all(isinstance(item, CatalogStream) for item in inputs[1:]), name  # beyond the first: read again
+        whole, streamed = GraphStore(), GraphStore()
+        first = ingest.ingest_paths(whole, [str(path)], stream=False)
+        second = ingest.ingest_paths(streamed, [str(path)], stream=True)
+        assert first.records == second.records == 10, name
+        assert _quads(whole) == _quads(streamed), name
+        assert [str(w) for w in first.warnings] == [str(w) for w in second.warnings], name
+
+
+def test_large_stdin_is_spooled_to_a_temporary_file_and_streamed(tmp_path, monkeypatch, site_catalog):
+    import io
+    import os
+
+    monkeypatch.setattr(sources.inputs, "KEEP_BYTES", 1000)
+    records = site_catalog["records"][:5]
+    data = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": io.BytesIO(data)})())
+    (stream,) = read_inputs(["-"])
+    assert isinstance(stream, CatalogStream) and stream.form == "lines" and stream.source == "<stdin>"
+    assert [r["id"] for r in stream.items] == [r["id"] for r in records]
+    spooled = stream.spool.name
+    assert os.path.exists(spooled)
+    stream.spool.close()
+    assert not os.path.exists(spooled)  # nothing left behind

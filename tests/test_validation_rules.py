@@ -55,7 +55,7 @@ def test_shapes_use_only_terms_the_ontology_declares():
 
 def test_every_rule_has_a_message_a_severity_and_a_scope():
     rules = load_rules()
-    assert len(rules) == 40
+    assert len(rules) == 41
     for rule in rules.values():
         assert rule.message and rule.severity in ("Violation", "Warning"), rule
     catalog = {name for name, rule in rules.items() if rule.scope == "catalog"}

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Iterator
+from typing import IO, TYPE_CHECKING, Any, Iterator
 
 from ..errors import UsageError, safe_text
 from ..vocab import ATTRIBUTION
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ..store import GraphStore
 
 MAX_WARNING_LINES = 50
+FINDING_LINES = 10  # rule findings shown one a line; beyond them, a summary by rule
+MAX_CELLS_TEXT, MAX_BYTES_TEXT = "2000", "1048576 (1 MiB)"  # kg.sources.checks' caps (tests check they agree)
 
 
 # -- ingest, build -------------------------------------------------------------
@@ -29,6 +31,16 @@ MAX_WARNING_LINES = 50
 def _ingest_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="reject the whole input if any record is bad")
     p.add_argument("--quarantine", metavar="FILE", help="write set-aside records as JSON Lines to FILE")
+    p.add_argument("--gate", choices=("violation", "warning"),
+                   help="quarantine every record that breaks a record-local rule this severe or worse, "
+                        "keeping the stored version of it (a new record is not written at all)")
+    p.add_argument("--max-cells", type=int, default=None, metavar="N",
+                   help=f"quarantine a record with more than N cells (default: {MAX_CELLS_TEXT})")
+    p.add_argument("--max-record-bytes", type=int, default=None, metavar="N",
+                   help=f"quarantine a record of more than N bytes as UTF-8 JSON (default: {MAX_BYTES_TEXT})")
+    p.add_argument("--report", metavar="FILE",
+                   help="write every rule finding of the ingest as JSON Lines to FILE (stderr shows the "
+                        f"first {FINDING_LINES} and a summary by rule)")
 
 
 def options_ingest(p: argparse.ArgumentParser) -> None:
@@ -63,10 +75,57 @@ def _report_quarantine(report: "IngestReport", args: argparse.Namespace) -> None
     if len(report.warnings) > MAX_WARNING_LINES:
         err(f"warning: ... and {len(report.warnings) - MAX_WARNING_LINES} more warnings")
     if getattr(args, "quarantine", None) and report.quarantined:
-        with open(args.quarantine, "w", encoding="utf-8", errors="backslashreplace") as out:
+        with atomic_file(args.quarantine) as out:
             for item in report.quarantined:
-                out.write(json.dumps({"source": item.source, "index": item.index, "id": item.record_id,
-                                      "path": item.path, "message": item.message}, ensure_ascii=False) + "\n")
+                line: dict[str, Any] = {"source": item.source, "index": item.index, "id": item.record_id,
+                                        "path": item.path, "message": item.message}
+                reasons = getattr(item, "reasons", None)
+                if reasons:
+                    line["reasons"] = [reason.to_json() for reason in reasons]
+                out.write(_json_line(line))
+
+
+def _json_line(obj: dict) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+
+
+def _examples(findings: list, count: int) -> list:
+    """``count`` findings to show one a line: the first of each rule first (in input order), then the next ones."""
+    firsts: dict[str, int] = {}
+    lines: dict[tuple, int] = {}  # two checks of one rule on one field read the same: shown once
+    for position, finding in enumerate(findings):
+        line = (finding.source, finding.index, finding.record_id, finding.path, finding.message)
+        if lines.setdefault(line, position) == position:
+            firsts.setdefault(finding.rule, position)
+    chosen = sorted(firsts.values())[:count]
+    taken = set(chosen)
+    chosen += [i for i in lines.values() if i not in taken][:count - len(chosen)]
+    return [findings[i] for i in sorted(chosen)]
+
+
+def _report_findings(report: "IngestReport", args: argparse.Namespace, *, validation_follows: bool) -> None:
+    """The rule findings: a few lines, then a summary by rule (all of them with --report FILE)."""
+    from ..validation.at_ingest import summary_text
+
+    findings = report.findings
+    if getattr(args, "report", None):
+        with atomic_file(args.report) as out:
+            for finding in findings:
+                out.write(_json_line(finding.to_json()))
+    if not findings:
+        return
+    if validation_follows:  # kg build: the validation report below shows them all
+        err(f"rules at ingest: {len(findings)} finding(s) in {len({f.record_id for f in findings})} record(s); "
+            f"see the validation report")
+        return
+    colour = colour_on(sys.stderr, args)
+    for finding in _examples(findings, FINDING_LINES):
+        err(f"{paint('warning:', 'yellow', colour)} {finding}")
+    if len(findings) > FINDING_LINES:
+        err(f"warning: ... {len(findings) - FINDING_LINES} more finding(s); by rule:")
+        sys.stderr.write(paint_report(summary_text(findings, report.checked, iris(args)), colour))
+        if not getattr(args, "report", None):
+            err("every finding: --report FILE")
 
 
 def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespace) -> None:
@@ -91,8 +150,10 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
 
     store = writable_store(args)
     report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
-                          format=getattr(args, "format", None), graph=getattr(args, "graph", None))
+                          format=getattr(args, "format", None), graph=getattr(args, "graph", None),
+                          gate=args.gate, caps=_caps(args))
     _report_quarantine(report, args)
+    _report_findings(report, args, validation_follows=not getattr(args, "no_validate", True))
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK
     if report.wrote_nothing:
         err(f"kg: nothing to ingest in {', '.join(safe_text(s, 300) for s in report.sources) or 'the input'}"
@@ -100,6 +161,16 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     else:
         _summary(report, store, args)
     return status, store
+
+
+def _caps(args: argparse.Namespace) -> tuple[int, int]:
+    from ..sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
+
+    cells = MAX_RECORD_CELLS if args.max_cells is None else args.max_cells
+    size = MAX_RECORD_BYTES if args.max_record_bytes is None else args.max_record_bytes
+    if cells < 1 or size < 1:
+        raise UsageError("--max-cells and --max-record-bytes must be at least 1")
+    return cells, size
 
 
 def run_ingest(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from typing import Generic, Iterator, TypeVar
 from ..errors import RecordError
 from ..records import Edge, Record, edge_from_json, record_from_json
 from ..vocab import EDGE_PROPERTIES
-from .json_files import MAX_DEPTH, Batch, json_depth
+from .json_files import MAX_DEPTH, MAX_ITEM_BYTES, Batch, Oversized, json_depth
 from .stream import CatalogStream
 
 
@@ -35,12 +35,22 @@ class Checked(Generic[Item]):
     warnings: list[RecordError] = field(default_factory=list)
 
 
+MAX_RECORD_CELLS = 2000  # the catalog's records hold about 25 cells
+MAX_RECORD_BYTES = MAX_ITEM_BYTES  # as UTF-8 JSON; the catalog's largest record is about 5 KB
+
+
 class ItemChecker:
     """Checks the items of the inputs of one ingest, in order. It remembers the edges
-    seen, so that an edge given twice (in one file or in two) is a duplicate."""
+    seen, so that an edge given twice (in one file or in two) is a duplicate.
 
-    def __init__(self) -> None:
+    A record with more than ``max_cells`` cells or more than ``max_bytes`` bytes (as
+    UTF-8 JSON) is set aside before it is read any further: one such record could
+    otherwise take gigabytes to map.
+    """
+
+    def __init__(self, *, max_cells: int = MAX_RECORD_CELLS, max_bytes: int = MAX_RECORD_BYTES) -> None:
         self.edge_keys: dict[tuple[str, str, str], str] = {}
+        self.max_cells, self.max_bytes = max_cells, max_bytes
 
     def records(self, batch: Batch | CatalogStream) -> Iterator[Checked[Record]]:
         """The records of a catalog or records batch; an id met twice in it is an error."""
@@ -48,7 +58,16 @@ class ItemChecker:
         for index, raw in enumerate(batch.items):
             checked: Checked[Record] = Checked(batch.source, index)
             try:
-                check_plain_json(raw, batch.source, index)
+                if isinstance(raw, Oversized):  # a JSON Lines line the reader left unread
+                    raise RecordError(batch.source, index, raw.record_id, "(record)",
+                                      f"is {raw.size:,} bytes of JSON, more than the cap of {self.max_bytes:,} "
+                                      f"(--max-record-bytes); not read")
+                self._check_cells(raw, batch.source, index)
+                size = check_plain_json(raw, batch.source, index)
+                if size > self.max_bytes:
+                    raise RecordError(batch.source, index, _shown_id(raw), "(record)",
+                                      f"is {size:,} bytes of JSON, more than the cap of {self.max_bytes:,} "
+                                      f"(--max-record-bytes)")
                 record = record_from_json(raw, source=batch.source, index=index)
                 if record.id in seen_here:
                     raise RecordError(batch.source, index, record.id, "id",
@@ -61,6 +80,12 @@ class ItemChecker:
             checked.item = record
             checked.warnings = record_warnings(record, batch.source, index)
             yield checked
+
+    def _check_cells(self, raw: object, source: str, index: int) -> None:
+        cells = raw.get("cells") if isinstance(raw, dict) else None
+        if isinstance(cells, dict) and len(cells) > self.max_cells:
+            raise RecordError(source, index, _shown_id(raw), "cells",
+                              f"{len(cells):,} cells, more than the cap of {self.max_cells:,} (--max-cells)")
 
     def edges(self, batch: Batch) -> Iterator[Checked[Edge]]:
         """The edges of an edges batch: no self-edge, no edge met before in this ingest."""
@@ -114,18 +139,23 @@ def _first_bad_text(value: object, path: str) -> str | None:
     return None
 
 
-def check_plain_json(raw: object, source: str, index: int) -> None:
+def _shown_id(raw: object) -> str | None:
+    """The id of a raw record as messages show it (None when it has no text id)."""
+    record_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    return None if record_id is None else record_id.encode("utf-8", "backslashreplace").decode()
+
+
+def check_plain_json(raw: object, source: str, index: int) -> int:
     """Refuse what cannot be stored as it is: lone surrogates, NaN/Infinity, non-JSON values,
-    nesting deeper than ``MAX_DEPTH`` (items handed over by the API, not parsed by kg)."""
+    nesting deeper than ``MAX_DEPTH`` (items handed over by the API, not parsed by kg).
+    Returns the size of the item as UTF-8 JSON."""
     def fail(path: str, message: str) -> RecordError:
-        record_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-        shown = None if record_id is None else record_id.encode("utf-8", "backslashreplace").decode()
-        return RecordError(source, index, shown, path, message)
+        return RecordError(source, index, _shown_id(raw), path, message)
 
     if json_depth(raw) > MAX_DEPTH:
         raise fail("(record)", f"nested more than {MAX_DEPTH} levels deep")
     try:
-        json.dumps(raw, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return len(json.dumps(raw, ensure_ascii=False, allow_nan=False).encode("utf-8"))
     except UnicodeEncodeError:
         raise fail(_first_bad_text(raw, "") or "(record)",
                    "holds a lone surrogate (not valid Unicode text)") from None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ class Batch:
     items: list[Any]
     header: dict | None = None
     companion: "Batch | None" = None  # the edges of a combined catalog-json document
+    note: str | None = None  # what the ingest says about the file's shape (a top-level list)
 
     def expanded(self) -> list["Batch"]:
         """This batch, then its companion (if any)."""
@@ -135,23 +137,55 @@ def json_problem(err: ValueError) -> str:
     return f"invalid JSON: {err}"
 
 
-def _first_line_is_an_object(text: str) -> bool:
-    """True when the first non-blank line is a whole JSON object by itself (JSON Lines)."""
-    for line in text.splitlines():
-        if line.strip():
-            if not line.lstrip().startswith("{"):
-                return False
-            try:
-                return isinstance(parse_json(line), dict)
-            except ValueError:
-                return False
-    return False
+MAX_ITEM_BYTES = 1024 * 1024  # a record of more UTF-8 JSON is set aside (kg.sources.checks)
 
 
-def _json_lines(text: str, source: str) -> Batch:
+@dataclass(frozen=True)
+class Oversized:
+    """A JSON Lines record too big to read: it stands in for the record (never parsed), and
+    the item checks set it aside. ``record_id``: its id as the line's start shows it."""
+
+    size: int
+    record_id: str | None
+
+
+_ID_AT_START = re.compile(r'^\s*\{\s*"id"\s*:\s*"([a-z0-9-]{1,200})"')
+
+
+def oversized(line: str, limit: int) -> Oversized | None:
+    """An ``Oversized`` for a JSON Lines line of more than ``limit`` bytes (None: not too big)."""
+    if len(line) * 4 <= limit:  # at most 4 bytes a character: surely small enough, no encoding needed
+        return None
+    size = len(line.encode("utf-8", "surrogatepass"))
+    if size <= limit:
+        return None
+    found = _ID_AT_START.match(line)
+    return Oversized(size, found.group(1) if found else None)
+
+
+def looks_like_json_lines(text: str) -> bool:
+    """True when the text has several lines and its first one is a whole object by its braces: JSON Lines
+    (read line by line, never parsed whole: a huge line is set aside unread)."""
+    first, lines, start = None, 0, 0
+    while start < len(text) and lines < 2:  # the first two non-blank lines only, never the whole text
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        start = end + 1
+        if line:
+            first = line if first is None else first
+            lines += 1
+    return lines > 1 and first is not None and first.startswith("{") and first.endswith("}")
+
+
+def _json_lines(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
     items: list[Any] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
+            continue
+        too_big = oversized(line, limit)
+        if too_big is not None:
+            items.append(too_big)
             continue
         try:
             items.append(parse_json(line))
@@ -176,6 +210,35 @@ def _shape_problem(doc: Any) -> str:
     return _JSON_NAMES.get(type(doc), "a value")
 
 
+KNOWN_MAJORS = (1,)  # the catalog schema's major versions kg reads
+_MAJOR = re.compile(r"^\s*[vV]?(\d+)")
+
+
+def check_schema_version(header: dict, source: str) -> None:
+    """Refuse a file whose ``schemaVersion`` has a major version kg does not know (``SourceError``).
+
+    A version without a number in front ("x") is kept as header text: only a version
+    that says it is another major one is refused.
+
+    >>> check_schema_version({"schemaVersion": "1.4.0"}, "a.json")
+    >>> check_schema_version({"schemaVersion": "2.0.0"}, "a.json")
+    Traceback (most recent call last):
+    ...
+    kg.errors.SourceError: a.json: schemaVersion: '2.0.0' is major version 2; kg reads major version 1 only
+    """
+    if "schemaVersion" not in header:
+        return
+    version = header["schemaVersion"]
+    if isinstance(version, bool) or not isinstance(version, (str, int, float)):
+        raise SourceError(source, f"schemaVersion: must be a version text such as \"1.0.0\", "
+                                  f"not {_JSON_NAMES.get(type(version), 'a value')}")
+    found = _MAJOR.match(str(version))
+    if found is not None and int(found.group(1)[:9]) not in KNOWN_MAJORS:
+        known = ", ".join(str(major) for major in KNOWN_MAJORS)
+        raise SourceError(source, f"schemaVersion: {str(version)[:40]!r} is major version {int(found.group(1)[:9])}; "
+                                  f"kg reads major version {known} only")
+
+
 def batch_from_document(doc: Any, source: str) -> Batch:
     """Classify a parsed JSON document by its content.
 
@@ -191,6 +254,8 @@ def batch_from_document(doc: Any, source: str) -> Batch:
             if "edgesHeader" in doc and not isinstance(doc["edgesHeader"], dict):
                 raise SourceError(source, "'edgesHeader' must be an object")
             header = {k: v for k, v in doc.items() if k not in ("records", "edges", "edgesHeader")}
+            check_schema_version(header, source)
+            check_schema_version(doc.get("edgesHeader") or {}, source)
             batch = Batch(source, BULK, doc["records"], header)
             if "edges" in doc:
                 batch.companion = Batch(source, EDGES, doc["edges"], doc.get("edgesHeader") or {})
@@ -199,30 +264,40 @@ def batch_from_document(doc: Any, source: str) -> Batch:
             if not isinstance(doc["edges"], list):
                 raise SourceError(source, f"'edges' must be a list, not {_JSON_NAMES.get(type(doc['edges']))}")
             header = {k: v for k, v in doc.items() if k != "edges"}
+            check_schema_version(header, source)
             return Batch(source, EDGES, doc["edges"], header)
         if "id" in doc:
             return Batch(source, RECORDS, [doc])
     if isinstance(doc, list) and (not doc or any(isinstance(item, dict) and "id" in item for item in doc)):
-        return Batch(source, RECORDS, doc)  # a list of records; a bad item is a bad record
-    raise SourceError(source, f"unknown shape: {_shape_problem(doc)}; {EXPECTED}")
+        return Batch(source, RECORDS, doc, note=LIST_NOTE if doc else None)  # a bad item is a bad record
+    raise shape_error(doc, source)
 
 
-def read_text(text: str, source: str) -> Batch:
-    """One input's text -> a batch (JSON document or JSON Lines)."""
+LIST_NOTE = ("a top-level list of records, not a catalog file ({'schemaVersion', 'records': [...]}): "
+             "accepted, without a catalog header")
+
+
+def shape_error(doc: Any, source: str) -> SourceError:
+    """The error of a document that is none of the shapes kg reads."""
+    return SourceError(source, f"unknown shape: {_shape_problem(doc)}; {EXPECTED}")
+
+
+def read_text(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
+    """One input's text -> a batch (JSON document or JSON Lines; a JSON Lines record of more than
+    ``limit`` bytes is left unread, as an ``Oversized``)."""
     if not text.strip():
         raise SourceError(source, f"is empty; {EXPECTED}")
+    if looks_like_json_lines(text):
+        return _json_lines(text, source, limit)
     try:
         doc = parse_json(text)
     except ValueError as err:
-        # several lines, the first one a whole object: JSON Lines (one record per line)
-        if isinstance(err, json.JSONDecodeError) and err.lineno > 1 and _first_line_is_an_object(text):
-            return _json_lines(text, source)
         raise SourceError(source, json_problem(err)) from None
     return batch_from_document(doc, source)
 
 
-def read_bytes(data: bytes, source: str) -> Batch:
-    return read_text(_decode(data, source), source)
+def read_bytes(data: bytes, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
+    return read_text(_decode(data, source), source, limit)
 
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -245,14 +320,16 @@ def read_paths(paths: list[str]) -> Iterator[Batch]:
             if not files:
                 raise SourceError(name, "folder holds no .json or .jsonl files")
             for file in files:
-                yield _read_file(file)
+                yield read_file(file)
         else:
-            yield _read_file(path)
+            yield read_file(path)
 
 
-def _read_file(path: Path) -> Batch:
+def read_file(path: Path, source: str | None = None, limit: int = MAX_ITEM_BYTES) -> Batch:
+    """One JSON file, read whole, as a batch (``source``: its name in messages; ``limit``: see ``read_text``)."""
+    source = source or str(path)
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise SourceError(str(path), f"cannot be read: {err.strerror or err}") from None
-    return read_bytes(data, str(path))
+        raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
+    return read_bytes(data, source, limit)

@@ -11,6 +11,8 @@ The modules, from the ground up:
 * ``engine``: one pySHACL run over one part; ``speedups``: its sped-up form (workers only);
 * ``parts``: the parts of a split run and their triples; ``parallel``: the process pool;
 * ``files``: RDF files read for ``kg validate FILE``;
+* ``core``: our record-local shapes evaluated in plain Python over quads (the same results,
+  fast); ``at_ingest``: each record checked with them as it is ingested, by JSON field path;
 * ``runs``: ``validate``, ``revalidate`` and ``validate_monolithic``.
 
 >>> from kg.validation import load_rules

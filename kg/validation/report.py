@@ -300,6 +300,22 @@ def text_report(report: ValidationReport, *, width: int = 100, examples: int = 3
         lines += _wrapped("shapes: ", ", ".join(report.shapes), width, 2)
     for note in report.notes:
         lines += textwrap.wrap(note, width, initial_indent="note: ", subsequent_indent="      ")
+    lines += rule_blocks(report, width=width, examples=examples)
+    grouped = report.by_rule()
+    quiet = [n for n in report.rules if n not in grouped]
+    lines.append("")
+    lines.append(f"{len(report.rules) - len(quiet)} of {len(report.rules)} rules reported results, "
+                 f"the other {len(quiet)} found nothing (every result: --format json).")
+    affected = len({r.record for r in report.results if r.record})
+    verdict = "OK" if report.conforms else ("FAIL" if report.violations else "WARN")
+    lines.append(f"{verdict}: {report.violations} violation(s), {report.warnings} warning(s), "
+                 f"{report.count('Info')} info(s) in {affected} record(s)")
+    return "\n".join(lines) + "\n"
+
+
+def rule_blocks(report: ValidationReport, *, width: int = 100, examples: int = 3) -> list[str]:
+    """One block of lines per rule that reported results (by column for cell rules), the worst first."""
+    lines: list[str] = []
     grouped = report.by_rule()
     order = sorted(grouped, key=lambda n: (SEVERITIES.index(grouped[n][0].severity), -len(grouped[n]), n))
     for name in order:
@@ -322,15 +338,7 @@ def text_report(report: ValidationReport, *, width: int = 100, examples: int = 3
                                                  if len(records) > examples else "")
         if records:
             lines.append(_clip(f"                  e.g. {shown}", width))
-    quiet = [n for n in report.rules if n not in grouped]
-    lines.append("")
-    lines.append(f"{len(report.rules) - len(quiet)} of {len(report.rules)} rules reported results, "
-                 f"the other {len(quiet)} found nothing (every result: --format json).")
-    affected = len({r.record for r in report.results if r.record})
-    verdict = "OK" if report.conforms else ("FAIL" if report.violations else "WARN")
-    lines.append(f"{verdict}: {report.violations} violation(s), {report.warnings} warning(s), "
-                 f"{report.count('Info')} info(s) in {affected} record(s)")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _counts(counter: Counter) -> str:

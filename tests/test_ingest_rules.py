@@ -1,0 +1,270 @@
+"""The catalog's record-local rules at ingest: every bad record named by file, record and field path,
+the same results as ``kg validate``, the gate that keeps the stored version, the schemaVersion check.
+
+The bad records are variants of one clean record (mem0, its T2 cells given an http(s)
+citation, so it breaks no rule): each variant breaks exactly the rule it is about.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_QUARANTINE, main
+from kg.ingestion import ingest_paths
+from kg.store import GraphStore
+from kg.validation import load_rules
+from kg.vocab import Iris
+
+IRIS = Iris()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def clean(site_records) -> dict:
+    """mem0 with an http(s) citation on every T2 cell: a record that breaks no rule."""
+    record = copy.deepcopy(next(r for r in site_records if r["id"] == "mem0--mem0-ai"))
+    for cell in record["cells"].values():
+        if cell["tier"] == "T2":
+            cell["citation"] = "https://mem0.ai/docs"
+    return record
+
+
+def variant(clean: dict, name: str, change) -> dict:
+    record = copy.deepcopy(clean)
+    record["id"] = f"bad-{name}--example-org"
+    change(record)
+    return record
+
+
+def _two_primary(r):
+    r["sections"].append({"section": "Retrieval-as-memory hybrids", "subsection": None, "primary": True,
+                          "reason": None})
+
+
+def _no_primary(r):
+    for listing in r["sections"]:
+        listing["primary"] = False
+
+
+INJECTION = 'x> <http://evil.example/> "p'
+# (name, change, field path, rule): each bad record of issue 13, and the rule it breaks
+BAD = [
+    ("tier-7", lambda r: r.__setitem__("tier", 7), "tier", "SystemTier"),
+    ("status-verified", lambda r: r["cells"]["type"].__setitem__("status", "verified"), "cells.type.status",
+     "CellStatus"),
+    ("claim-tier-t4", lambda r: r["cells"]["desc"].__setitem__("tier", "T4"), "cells.desc.tier", "CellClaimTier"),
+    ("no-status", lambda r: r["cells"]["pros"].pop("status"), "cells.pros.status", "CellStatus"),
+    ("two-primary", _two_primary, "sections", "SystemOnePrimaryListing"),
+    ("no-primary", _no_primary, "sections", "SystemPrimarySection"),
+    ("no-conflict-axis", lambda r: r["taxonomy"].pop("conflict"), "taxonomy.conflict", "TaxonomyConflict"),
+    ("bad-date", lambda r: r.__setitem__("last_verified_at", "2026-13-45"), "last_verified_at",
+     "SystemLastVerified"),
+    ("injected-column", lambda r: r["cells"].__setitem__(INJECTION, dict(r["cells"]["type"])),
+     f"cells.{INJECTION}", "CellColumnKey"),
+    ("decay-cause", lambda r: r.__setitem__("decay_cause", "got-bored"), "decay_cause", "DecayCause"),
+]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory, clean):
+    """An on-disk store holding the clean record, and its sorted N-Quads."""
+    folder = tmp_path_factory.mktemp("rules")
+    (folder / "clean.json").write_text(json.dumps(clean), encoding="utf-8")
+    store = GraphStore(folder / "store")
+    report = ingest_paths(store, [str(folder / "clean.json")])
+    assert report.records == 1 and not report.findings  # the premise: a record that breaks no rule
+    del store
+    gc.collect()
+    return {"store": folder / "store", "dump": dump(folder / "store")}
+
+
+def dump(path: Path) -> list[str]:
+    store = GraphStore(path)
+    text = store.dump(None, "nquads").decode()
+    del store
+    gc.collect()
+    return sorted(text.splitlines())
+
+
+def fresh(base, tmp_path) -> Path:
+    import shutil
+
+    shutil.copytree(base["store"], tmp_path / "store")
+    return tmp_path / "store"
+
+
+def run_kg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+
+
+def test_every_bad_record_is_named_by_file_record_and_field_in_a_real_process(base, clean, tmp_path):
+    records = [variant(clean, name, change) for name, change, _, _ in BAD]
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
+    store, report = fresh(base, tmp_path), tmp_path / "report.jsonl"
+    done = run_kg("ingest", str(file), "--store", str(store), "--report", str(report))
+    assert done.returncode == EXIT_OK, done.stderr  # findings are warnings: every record goes in
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == len(BAD), done.stderr  # one each, nothing else
+    for index, ((name, _, path, rule), line) in enumerate(zip(BAD, warnings)):
+        assert line.startswith(f"warning: {file}: [{index}] bad-{name}--example-org: {path}: "), line
+        assert line.endswith(")") and f"(rule {rule}" in line, line
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert [(item["index"], item["path"], item["rule"], item["severity"]) for item in lines] == [
+        (i, path, rule, "Violation") for i, (_, _, path, rule) in enumerate(BAD)]
+    assert "ingested 11 records" not in done.stderr and "ingested 10 records" in done.stderr
+
+
+def test_a_schema_version_of_another_major_is_refused_and_changes_nothing(base, clean, tmp_path):
+    file = tmp_path / "v2.json"
+    file.write_text(json.dumps({"schemaVersion": "2.0.0", "records": [variant(clean, "v2", lambda r: None)]}),
+                    encoding="utf-8")
+    store = fresh(base, tmp_path)
+    done = run_kg("ingest", str(file), "--store", str(store))
+    assert done.returncode == EXIT_INPUT
+    assert done.stderr.strip().splitlines() == [
+        f"kg: error: {file}: schemaVersion: '2.0.0' is major version 2; kg reads major version 1 only"]
+    assert dump(store) == base["dump"]
+
+
+@pytest.mark.parametrize("version", ["1.0.0", "1.7", "1", "x"])
+def test_schema_versions_of_major_1_or_without_a_number_are_read(tmp_path, clean, version):
+    file = tmp_path / "v.json"
+    file.write_text(json.dumps({"schemaVersion": version, "records": [clean]}), encoding="utf-8")
+    assert ingest_paths(GraphStore(), [str(file)]).records == 1
+
+
+def ingest(capsys, store: Path, *args: str) -> tuple[int, list[str]]:
+    code = main(["ingest", *args, "--store", str(store)])
+    gc.collect()
+    return code, capsys.readouterr().err.splitlines()
+
+
+def test_the_gate_keeps_the_stored_version_and_quarantines_the_new_one(base, clean, tmp_path, capsys):
+    store = fresh(base, tmp_path)
+    worse = copy.deepcopy(clean)
+    worse["tier"] = 7
+    worse["cells"]["type"]["status"] = "verified"
+    file = tmp_path / "worse.json"
+    file.write_text(json.dumps(worse), encoding="utf-8")
+    quarantine = tmp_path / "q.jsonl"
+    code, lines = ingest(capsys, store, str(file), "--gate", "violation", "--quarantine", str(quarantine))
+    assert code == EXIT_QUARANTINE
+    assert dump(store) == base["dump"]  # quad for quad: the old version stays
+    (held,) = [line for line in lines if line.startswith("quarantined: ")]
+    assert held == (f"quarantined: {file}: [0] mem0--mem0-ai: cells.type.status: held back by the gate: breaks "
+                    f"CellStatus, SystemTier; the stored version, if any, is kept"), held
+    (item,) = [json.loads(line) for line in quarantine.read_text(encoding="utf-8").splitlines()]
+    assert sorted((r["path"], r["rule"]) for r in item["reasons"]) == [
+        ("cells.type.status", "CellStatus"), ("tier", "SystemTier")]
+    # without the gate the new version replaces the old one, with its warnings
+    code, lines = ingest(capsys, store, str(file))
+    assert code == EXIT_OK and sum(line.startswith("warning: ") for line in lines) == 2
+    assert dump(store) != base["dump"]
+
+
+def test_the_gate_quarantines_a_new_record_that_breaks_a_rule_and_lets_good_ones_in(base, clean, tmp_path,
+                                                                                    capsys):
+    store = fresh(base, tmp_path)
+    bad = variant(clean, "new", lambda r: r.__setitem__("tier", 0))
+    good = copy.deepcopy(clean)
+    good["name"] = "Mem0 (renamed)"
+    file = tmp_path / "mixed.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": [bad, good]}), encoding="utf-8")
+    code, lines = ingest(capsys, store, str(file), "--gate", "violation")
+    assert code == EXIT_QUARANTINE
+    assert any(line.startswith(f"quarantined: {file}: [0] bad-new--example-org: tier: held back") for line in lines)
+    after = GraphStore(store)
+    ids = IRIS.stored_ids(after.named_graphs())
+    names = {q.object.value for q in after.quads(IRIS.record_graph("mem0--mem0-ai"))
+             if q.predicate.value == "https://schema.org/name"}
+    del after
+    gc.collect()
+    assert ids == ["mem0--mem0-ai"] and names == {"Mem0 (renamed)"}
+
+
+def test_a_top_level_list_is_accepted_with_a_warning_and_a_lone_record_without(clean, tmp_path, capsys):
+    listed, lone = tmp_path / "list.json", tmp_path / "lone.json"
+    listed.write_text(json.dumps([clean]), encoding="utf-8")
+    lone.write_text(json.dumps(clean), encoding="utf-8")
+    code, lines = ingest(capsys, Path(":memory:"), str(listed), str(lone))
+    assert code == EXIT_OK
+    assert [line for line in lines if line.startswith("warning: ")] == [
+        f"warning: {listed}: (file): a top-level list of records, not a catalog file "
+        "({'schemaVersion', 'records': [...]}): accepted, without a catalog header"]
+
+
+def _record_results(report):
+    rules = load_rules(IRIS)
+    return Counter(r.key for r in report.results if rules[r.rule].scope == "record")
+
+
+def test_the_rules_at_ingest_find_what_kg_validate_finds_on_the_bundled_catalog(bundled_ingest, bundled_report,
+                                                                               expected_records):
+    """Result for result, the findings of the bundled catalog's ingest (records and edges) equal the
+    record-local results of the split pySHACL run over the stored graph (both fixtures are made once
+    per session, for other tests too)."""
+    store, report = bundled_ingest
+    found = Counter(f.result.key for f in report.findings)
+    assert found == _record_results(bundled_report)
+    assert report.checked == len(expected_records) == 912
+    # and one count straight from the JSON: the T2 cells without an http(s) citation
+    uncited = sum(1 for record in expected_records.values() for cell in record["cells"].values()
+                  if cell.get("tier") == "T2" and not str(cell.get("citation") or "").startswith(("http://",
+                                                                                                  "https://")))
+    assert Counter(key[0] for key in found)["T2Citation"] == uncited == 12242
+
+
+def test_the_help_names_the_caps_the_checks_apply():
+    from kg.cli.data import MAX_BYTES_TEXT, MAX_CELLS_TEXT
+    from kg.sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
+
+    assert MAX_CELLS_TEXT == str(MAX_RECORD_CELLS) and MAX_BYTES_TEXT.split()[0] == str(MAX_RECORD_BYTES)
+
+
+FIXTURES = sorted((ROOT / "tests" / "shapes").glob("*.ttl"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_the_rules_at_ingest_pass_every_shape_fixture(path):
+    """The passing and failing graph of each record-local rule (tests/shapes/, also run on pySHACL and
+    pyrudof by test_validation_rules.py) give the results their header expects."""
+    import re
+
+    import pyoxigraph
+
+    from kg.validation.core import Facts, core_shapes
+
+    text = path.read_text(encoding="utf-8")
+    rule = re.search(r"^# rule: (\w+)$", text, re.M).group(1)
+    if load_rules(IRIS)[rule].scope != "record":
+        pytest.skip("a catalog-wide rule: left to kg validate")
+    expected = {(rule, m.group(1), None if m.group(2) == "-" else m.group(2), m.group(3))
+                for m in re.finditer(r"^# expect: (.+) \| (.+) \| (\w+)$", text, re.M)}
+    facts = Facts().add(pyoxigraph.parse(text.encode("utf-8"), format=pyoxigraph.RdfFormat.TURTLE))
+    found = {(r.rule, r.focus, r.path, r.severity) for r in core_shapes(IRIS.base).check(facts)}
+    assert found == expected
+
+
+def test_edges_are_checked_against_the_edge_rules_too(tmp_path, edges_file, capsys):
+    edges = [dict(e) for e in edges_file["edges"][:3]]
+    edges[0]["citation"] = "see the paper"
+    edges[2]["evidence"] = "   "
+    file = tmp_path / "edges.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "edges": edges}), encoding="utf-8")
+    code, lines = ingest(capsys, Path(":memory:"), str(file))
+    assert code == EXIT_OK
+    assert [line for line in lines if "(rule " in line] == [
+        f"warning: {file}: [0] {edges[0]['source']} -> {edges[0]['target']}: citation: An edge cites one http(s) "
+        f"URL. (rule EdgeCitation; value 'see the paper')",
+        f"warning: {file}: [2] {edges[2]['source']} -> {edges[2]['target']}: evidence: An edge has one evidence "
+        f"text, not blank, at most 500 characters. (rule EdgeEvidence; value '   ')"]
