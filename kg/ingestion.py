@@ -18,6 +18,7 @@ from pyoxigraph import NamedNode, Quad
 
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
+from .history import Changeset, Recorder
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
@@ -50,6 +51,8 @@ class IngestReport:
     seconds: float = 0.0
     warnings: list[RecordError] = field(default_factory=list)
     rdf_quads: int = 0
+    changeset: Changeset | None = None  # what this ingest changed (kg.history); None: nothing
+    removed: list[str] = field(default_factory=list)  # records removed by ``replace_all``
 
     @property
     def wrote_nothing(self) -> bool:
@@ -60,7 +63,7 @@ class IngestReport:
 def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
-                 graph: str | None = None) -> IngestReport:
+                 graph: str | None = None, replace_all: bool = False) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -72,6 +75,9 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     when ``format`` names an RDF format) are loaded as they are, as the Oxigraph CLI's
     ``load`` does: quads into the graph they name, triples into the default graph, or
     into ``graph`` (an IRI) when it is given (``kg.sources.rdf``).
+
+    ``replace_all``: the records of the input are the whole new release; stored records
+    it lacks are removed (and listed in the changeset as removed).
     """
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
@@ -79,8 +85,8 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     if target is not None and not all(isinstance(item, RdfDocument) for item in inputs):
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     if not any(isinstance(item, CatalogStream) for item in inputs):
-        return ingest_batches(store, inputs, iris, strict=strict, progress=progress)
-    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress)
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, replace_all=replace_all)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, replace_all=replace_all)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -93,18 +99,18 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
-                   strict: bool = False, progress: Progress | None = None) -> IngestReport:
+                   strict: bool = False, progress: Progress | None = None, replace_all: bool = False) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
     quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
-    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None)
+    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, replace_all=replace_all)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
-                  strict: bool = False, progress: Progress | None = None) -> IngestReport:
+                  strict: bool = False, progress: Progress | None = None, replace_all: bool = False) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -113,12 +119,12 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     ones), so memory does not grow with the input. A record superseded by a later file
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
-    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE)
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, replace_all=replace_all)
 
 
 @transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
-            chunk: int | None) -> IngestReport:
+            chunk: int | None, replace_all: bool = False) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
     started = time.perf_counter()
@@ -132,6 +138,7 @@ def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, pr
     report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
                           superseded=run.superseded, sources=[item.source for item in inputs],
                           warnings=run.warnings)
+    _record_changeset(run, report, replace_all)
     if report.records or run.edges or run.rdf:
         _finish(store, iris, run, report)
     report.seconds = time.perf_counter() - started
@@ -153,6 +160,7 @@ class _Run:
     def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
                  strict: bool = False) -> None:
         self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
+        self.history = Recorder(store, iris) if store is not None else None
         self.checker = ItemChecker()
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
@@ -224,6 +232,8 @@ class _Run:
         for start in range(0, len(mapped), BATCH_SIZE):
             part = mapped[start:start + BATCH_SIZE]
             if self.store is not None:
+                if self.history is not None:
+                    self.history.before_write(record for record, _, _ in part)
                 graphs = {self.iris.record_graph(record.id): own for record, own, _ in part}
                 shared = [q for _, _, descriptions in part for q in descriptions]
                 self.store.replace_graphs(graphs, shared)
@@ -250,6 +260,15 @@ class _Run:
             mapped.append((pending.record, own, descriptions))
         self.pending.clear()
         return mapped
+
+
+def _record_changeset(run: _Run, report: IngestReport, replace_all: bool) -> None:
+    """The changeset of this ingest (kg.history), in its write session, before the edges graph is replaced."""
+    if run.history is not None and (report.records or run.edges):
+        report.changeset = run.history.finish(
+            report.sources, edges=[edge for edge, _, _ in run.edges] if run.edges else None,
+            edges_header=run.edges_header, catalog_header=run.catalog_header, replace_all=replace_all)
+        report.removed = run.history.removed
 
 
 def _item_count(part: Input) -> int:
