@@ -35,7 +35,7 @@ def content_hash(record: dict) -> str:
     return hashlib.sha256(canonical(record).encode()).hexdigest()
 
 
-def _same(a: Any, b: Any) -> bool:
+def same(a: Any, b: Any) -> bool:
     if a is ABSENT or b is ABSENT:
         return a is b
     return a is b or canonical(a) == canonical(b)
@@ -46,11 +46,11 @@ def diff_records(before: dict, after: dict) -> list[FieldDiff]:
     out = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key, ABSENT), after.get(key, ABSENT)
-        if _same(old, new):
+        if same(old, new):
             continue
         if key in NESTED and isinstance(old, dict) and isinstance(new, dict):
             out += [FieldDiff((key, sub), old.get(sub, ABSENT), new.get(sub, ABSENT))
-                    for sub in sorted(set(old) | set(new)) if not _same(old.get(sub, ABSENT), new.get(sub, ABSENT))]
+                    for sub in sorted(set(old) | set(new)) if not same(old.get(sub, ABSENT), new.get(sub, ABSENT))]
         else:
             out.append(FieldDiff((key,), old, new))
     return out
@@ -94,7 +94,7 @@ def diff_edges(before: list[dict], after: list[dict]) -> tuple[list[EdgeChange],
     changes += [EdgeChange(ADDED, ABSENT, edge, to_position=pos) for key, (pos, edge) in new.items()
                 if key not in old]
     changes += [EdgeChange(CHANGED, old[key][1], edge, from_position=old[key][0], to_position=pos)
-                for key, (pos, edge) in new.items() if key in old and not _same(old[key][1], edge)]
+                for key, (pos, edge) in new.items() if key in old and not same(old[key][1], edge)]
     kept_old = [key for key in old if key in new]
     kept_new = [key for key in new if key in old]
     return changes, kept_old != kept_new
@@ -133,7 +133,7 @@ def diff_records_by_id(before: dict[str, dict], after: dict[str, dict], *, remov
 def diff_headers(before: dict[str, Any], after: dict[str, Any]) -> list[HeaderChange]:
     """Headers of the files given on the newer side that differ from the older side's."""
     return [HeaderChange(name, before.get(name, ABSENT), value) for name, value in after.items()
-            if not _same(before.get(name, ABSENT), value)]
+            if not same(before.get(name, ABSENT), value)]
 
 
 def diff_catalogs(old: Snapshot, new: Snapshot) -> Changeset:
