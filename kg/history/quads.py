@@ -128,6 +128,9 @@ def _edge(out: _Out, iris: Iris, node: NamedNode, cs: NamedNode, change: EdgeCha
     out.add(node, KG.edgeType, Literal(edge["type"]))
     if isinstance(edge.get("evidence"), str):
         out.add(node, KG.evidence, Literal(edge["evidence"]))
+    for predicate, side in ((KG.fromValue, change.before), (KG.toValue, change.after)):
+        if isinstance(side, dict) and "evidence" in side:
+            out.add(node, predicate, value_literal(side["evidence"]))
     out.json(node, KG.jsonBefore, change.before)
     out.json(node, KG.jsonAfter, change.after)
     for predicate, position in ((KG.fromPosition, change.from_position), (KG.toPosition, change.to_position)):
