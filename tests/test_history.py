@@ -1,7 +1,8 @@
 """What changed: the changesets of a sequence of real ingests, checked against the JSON files.
 
-One on-disk store goes through the sequence once (module scope): the bundled catalog,
-then a modified copy of it (3 cells in 2 records, 1 record's tier, 1 record added, 1
+One on-disk store goes through the sequence once (module scope): the bundled catalog
+(a snapshot of the session's bundled store: the site records, the seed record, the
+edges), then a modified copy of it (3 cells in 2 records, 1 record's tier, 1 record added, 1
 removed with --replace-all, 2 edges changed), then the v0 edges file and the bundled
 one again. Every expected change is computed here from the two JSON files.
 """
@@ -16,7 +17,7 @@ import pytest
 
 import kg
 from kg.cli import main
-from kg.history import catalog_at, changeset_numbers, log
+from kg.history import catalogs_at, changeset_numbers, log
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
@@ -57,15 +58,17 @@ def _modified(site: dict, edges: dict) -> tuple[dict, dict, dict]:
 
 
 @pytest.fixture(scope="module")
-def sequence(tmp_path_factory):
+def sequence(tmp_path_factory, bundled_store, expected_records):
     folder = tmp_path_factory.mktemp("history")
-    site, edges = _load(SITE), _load(EDGES)
+    site = {"records": sorted(expected_records.values(), key=lambda r: r["id"])}
+    edges = _load(EDGES)
     site2, edges2, picked = _modified(site, edges)
-    (folder / "site2.json").write_text(json.dumps(site2), encoding="utf-8")
+    (folder / "site2.json").write_text(json.dumps(dict(_load(SITE), records=site2["records"])), encoding="utf-8")
     (folder / "edges2.json").write_text(json.dumps(edges2), encoding="utf-8")
     store_path = str(folder / "kg-store")
+    bundled_store.backup(store_path)  # the bundled catalog's ingest, changeset 1, in milliseconds
     store = GraphStore(store_path)
-    reports = [ingest_paths(store, [str(SITE), str(EDGES)])]
+    reports: list = []
     assert main(["ingest", "--replace-all", str(folder / "site2.json"), str(folder / "edges2.json"),
                  "--store", store_path]) == 0
     store.reopen()
@@ -106,7 +109,7 @@ def test_log_lists_one_changeset_per_changing_ingest_newest_first(sequence, caps
     assert second["edges_changed"] == 2 and second["edges_added"] == second["edges_removed"] == 0
     assert second["files"] == "site2.json, edges2.json"
     first = rows[3]
-    assert first["records_added"] == len(sequence["site"]["records"])
+    assert first["records_added"] == len(sequence["site"]["records"]) == 912
     assert first["edges_added"] == len(sequence["edges"]["edges"])
 
 
@@ -114,7 +117,9 @@ def test_diff_of_the_two_releases_shows_exactly_the_changed_fields(sequence, cap
     expected = _expected_record_changes(sequence["site"], sequence["site2"])
     assert len(expected) == 4  # 3 cells in 2 records, 1 tier
     capsys.readouterr()
-    for old, new in (("1", "2"), (str(SITE), str(sequence["folder"] / "site2.json"))):
+    first = sequence["folder"] / "first.json"
+    first.write_text(json.dumps(sequence["site"]), encoding="utf-8")
+    for old, new in (("1", "2"), (str(first), str(sequence["folder"] / "site2.json"))):
         assert main(["diff", old, new, "--store", sequence["path"], "-f", "json"]) == 0
         document = json.loads(capsys.readouterr().out)
         changed = {(r["id"], ".".join(f["path"]), json.dumps(f.get("before"), sort_keys=True),
@@ -132,7 +137,7 @@ def test_diff_is_deterministic_and_rdf_reads_back(sequence, capsys):
     outputs = []
     for _ in range(2):
         capsys.readouterr()
-        main(["diff", str(SITE), str(sequence["folder"] / "site2.json"), "--store", sequence["path"], "-f", "trig"])
+        main(["diff", "1", "2", "--store", sequence["path"], "-f", "trig"])
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and "kg:RecordChange" in outputs[0]
     parsed = GraphStore()
@@ -167,7 +172,7 @@ def test_changes_query_gives_old_and_new_values_status_tier(sequence):
 
 def test_v0_edges_then_bundled_edges_is_one_changeset_of_their_difference(sequence):
     store, iris = sequence["store"], Iris()
-    third, fourth = sequence["reports"][1].changeset, sequence["reports"][2].changeset
+    third, fourth = sequence["reports"][0].changeset, sequence["reports"][1].changeset
     assert (third.number, fourth.number) == (3, 4)
     v0, bundled = _edge_keys(_load(V0_EDGES)["edges"]), _edge_keys(sequence["edges"]["edges"])
     got = {(e.kind, e.edge["source"], e.edge["type"], e.edge["target"]) for e in fourth.edges}
@@ -178,24 +183,17 @@ def test_v0_edges_then_bundled_edges_is_one_changeset_of_their_difference(sequen
     assert changeset_numbers(store, iris) == [1, 2, 3, 4]
 
 
-def test_checkout_gives_back_each_release_exactly(sequence, capsys):
+def test_checkout_gives_back_each_release_exactly(sequence):
     store, iris = sequence["store"], Iris()
-    first = catalog_at(store, iris, 1)
-    assert first["records"] == sorted(sequence["site"]["records"], key=lambda r: r["id"])
-    assert first["edges"] == sequence["edges"]["edges"]
-    second = sequence["folder"] / "at-2.json"
-    assert main(["checkout", "2", "-o", str(second), "--store", sequence["path"]]) == 0
-    rebuilt = _load(second)
-    assert rebuilt["records"] == sorted(sequence["site2"]["records"], key=lambda r: r["id"])
-    assert rebuilt["edges"] == sequence["edges2"]["edges"]
-    assert catalog_at(store, iris, 3)["edges"] == _load(V0_EDGES)["edges"]
-
-
-def test_history_stays_out_of_the_catalog_json(sequence):
-    store, iris = sequence["store"], Iris()
-    document = kg.mapping.catalog_json(store, iris)
-    assert {r["id"] for r in document["records"]} == {r["id"] for r in sequence["site2"]["records"]}
-    assert catalog_at(store, iris, 4)["records"] == document["records"]
+    at = catalogs_at(store, iris, [1, 2, 3, 4])
+    assert at[1]["records"] == sequence["site"]["records"]
+    assert at[1]["edges"] == sequence["edges"]["edges"]
+    assert at[2]["records"] == sorted(sequence["site2"]["records"], key=lambda r: r["id"])
+    assert at[2]["edges"] == sequence["edges2"]["edges"]
+    assert at[3]["edges"] == _load(V0_EDGES)["edges"]
+    assert at[4]["edges"] == sequence["edges"]["edges"]
+    # the history graphs stay out of the catalog JSON: the current one is the last release
+    assert kg.mapping.catalog_json(store, iris)["records"] == at[4]["records"] == at[2]["records"]
 
 
 def test_same_input_twice_records_no_second_changeset(tmp_path, tiny_paths):

@@ -8,13 +8,13 @@
 * ``checkout``: the catalog JSON as it was at a changeset, by undoing the later ones.
 """
 
-from .checkout import catalog_at
+from .checkout import catalog_at, catalogs_at
 from .compare import content_hash, diff_catalogs
 from .log import changeset_at, changeset_numbers, log
 from .model import Changeset, EdgeChange, FieldDiff, HeaderChange, InputFile, RecordChange
 from .recorder import Recorder
 
 __all__ = [
-    "Changeset", "EdgeChange", "FieldDiff", "HeaderChange", "InputFile", "RecordChange", "Recorder", "catalog_at",
+    "Changeset", "EdgeChange", "FieldDiff", "HeaderChange", "InputFile", "RecordChange", "Recorder", "catalog_at", "catalogs_at",
     "changeset_at", "changeset_numbers", "content_hash", "diff_catalogs", "log",
 ]

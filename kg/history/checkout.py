@@ -56,17 +56,28 @@ def undo(snapshot: Snapshot, changeset: Changeset) -> Snapshot:
     return Snapshot(records, edges, headers)
 
 
+def snapshots_at(store: GraphStore, iris: Iris, numbers: list[int]) -> dict[int, Snapshot]:
+    """The catalog right after each changeset of ``numbers`` (0: before the first, an empty
+    catalog), from one read of the current catalog: later changesets are undone newest first."""
+    known = changeset_numbers(store, iris)
+    for number in numbers:
+        if number < 0:
+            raise UsageError("a changeset number is 0 or more")
+        if number != 0 and number not in known:
+            changeset_at(store, iris, number)  # raises, naming what there is
+    snapshot, out = current(store, iris), {}
+    for later in [*reversed(known), None]:  # None: nothing left to undo below the first
+        for number in numbers:
+            if number not in out and (later is None or number >= later):
+                out[number] = snapshot
+        if later is not None and later > min(numbers, default=0):
+            snapshot = undo(snapshot, changeset_at(store, iris, later))
+    return out
+
+
 def snapshot_at(store: GraphStore, iris: Iris, number: int) -> Snapshot:
-    """The catalog right after changeset ``number`` (0: before the first, an empty catalog)."""
-    numbers = changeset_numbers(store, iris)
-    if number != 0 and number not in numbers:
-        changeset_at(store, iris, number)  # raises, naming what there is
-    if number < 0:
-        raise UsageError("a changeset number is 0 or more")
-    snapshot = current(store, iris)
-    for later in reversed([n for n in numbers if n > number]):
-        snapshot = undo(snapshot, changeset_at(store, iris, later))
-    return snapshot
+    """The catalog right after changeset ``number``."""
+    return snapshots_at(store, iris, [number])[number]
 
 
 def catalog_document(snapshot: Snapshot) -> dict[str, Any]:
@@ -85,3 +96,8 @@ def catalog_document(snapshot: Snapshot) -> dict[str, Any]:
 def catalog_at(store: GraphStore, iris: Iris, number: int) -> dict[str, Any]:
     """The catalog JSON as it was right after changeset ``number`` (``kg checkout``)."""
     return catalog_document(snapshot_at(store, iris, number))
+
+
+def catalogs_at(store: GraphStore, iris: Iris, numbers: list[int]) -> dict[int, dict[str, Any]]:
+    """``catalog_at`` for several changesets, reading the current catalog once."""
+    return {n: catalog_document(s) for n, s in snapshots_at(store, iris, numbers).items()}
