@@ -6,12 +6,13 @@ import argparse
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputRejected, UsageError, safe_text
 from .common import EXIT_OK, existing_store, iris
 
 if TYPE_CHECKING:
+    from ..history import Changeset
     from ..history.compare import Snapshot
     from ..store import GraphStore
 
@@ -50,6 +51,12 @@ def options_diff(p: argparse.ArgumentParser) -> None:
                    help="text for people (default), json, or the changeset as RDF: turtle or trig")
 
 
+def changeset_numbers(store: "GraphStore", names: Any) -> list[int]:
+    from ..history import changeset_numbers as numbers
+
+    return numbers(store, names)
+
+
 def _changeset_side(word: str) -> int | None:
     """The changeset number a side names (None: the store now), or UsageError."""
     if word in CURRENT:
@@ -65,6 +72,7 @@ def _file_snapshot(path: str) -> "Snapshot":
     from ..sources import BULK, EDGES, ItemChecker, RdfDocument, read_inputs
 
     snapshot, errors, checker = Snapshot(), [], ItemChecker()
+    checked: list[Any]
     for given in read_inputs([path], stream_min_bytes=None):
         for part in given.expanded():
             if isinstance(part, RdfDocument):
@@ -84,38 +92,40 @@ def _file_snapshot(path: str) -> "Snapshot":
     return snapshot
 
 
-def run_diff(args: argparse.Namespace) -> int:
+def _diff(args: argparse.Namespace) -> "Changeset":
+    """The changes from OLD to NEW: one stored changeset when NEW is the one after OLD, else
+    the diff of the two versions (files read, store versions rebuilt)."""
     from ..history import changeset_at, diff_catalogs
-    from ..history.checkout import current, snapshot_at
+    from ..history.checkout import snapshots_at
+
+    names = iris(args)
+    files = [os.path.exists(word) for word in (args.old, args.new)]
+    numbers = [None if is_file else _changeset_side(word) for word, is_file in zip((args.old, args.new), files)]
+    if any(files) and all(files):
+        return diff_catalogs(_file_snapshot(args.old), _file_snapshot(args.new))
+    store = existing_store(args)
+    old, new = numbers
+    if old is not None and new is not None and new == old + 1 and not any(files):
+        return changeset_at(store, names, new)  # with its times and input files
+    current = max(changeset_numbers(store, names), default=0)
+    wanted = [current if n is None else n for n, is_file in zip(numbers, files) if not is_file]
+    at = snapshots_at(store, names, wanted)
+    sides = [_file_snapshot(word) if is_file else at[current if n is None else n]
+             for word, n, is_file in zip((args.old, args.new), numbers, files)]
+    return diff_catalogs(*sides)
+
+
+def run_diff(args: argparse.Namespace) -> int:
     from ..history.quads import json_text
     from ..history.render import rdf, text
 
-    names = iris(args)
-    sides = [None if os.path.exists(word) else _changeset_side(word) for word in (args.old, args.new)]
-    numbers = [n for n in sides if n is not None]
-    store: "GraphStore | None" = None
-    if any(not os.path.exists(w) for w in (args.old, args.new)):
-        store = existing_store(args)
-    old, new = sides
-    if store is not None and old is not None and new is not None and new == old + 1 and old >= 0 \
-            and not any(os.path.exists(w) for w in (args.old, args.new)):
-        changeset = changeset_at(store, names, new)  # one stored changeset: with its times and files
-    else:
-        snapshots = []
-        for word, number in zip((args.old, args.new), sides):
-            if os.path.exists(word):
-                snapshots.append(_file_snapshot(word))
-            else:
-                assert store is not None
-                snapshots.append(current(store, names) if number is None else snapshot_at(store, names, number))
-        changeset = diff_catalogs(*snapshots)
-    del numbers
+    changeset = _diff(args)
     if args.format == "text":
         print(text(changeset))
     elif args.format == "json":
         print(json_text(changeset))
     else:
-        sys.stdout.buffer.write(rdf(changeset, names, args.format))
+        sys.stdout.buffer.write(rdf(changeset, iris(args), args.format))
         sys.stdout.buffer.flush()
     return EXIT_OK
 

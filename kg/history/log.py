@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UsageError
-from ..store import GraphStore
+from ..store import GraphStore, literal_text
 from ..vocab import DCTERMS, KG, PROV, Iris
 from .model import Changeset
 from .quads import changeset_from_quads
@@ -40,7 +40,7 @@ def log(store: GraphStore, iris: Iris) -> list[dict[str, Any]]:
 
         def value(predicate: Any, subject: Any = node) -> str | None:
             found = next(iter(store.match(subject, predicate, None, graph)), None)
-            return found.object.value if found is not None else None
+            return literal_text(found.object) if found is not None else None
 
         inputs = sorted((q.object for q in store.match(node, PROV.used, None, graph)),
                         key=lambda n: int(value(KG.position, n) or 0))

@@ -145,7 +145,8 @@ class _Index:
     def __init__(self, quads: Iterable[Quad]) -> None:
         self.index: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
         for q in quads:
-            self.index[q.subject.value][q.predicate.value].append(q.object)
+            if isinstance(q.subject, NamedNode):  # kg writes no blank nodes, no quoted triples
+                self.index[q.subject.value][q.predicate.value].append(q.object)
 
     def all(self, node: str, predicate: NamedNode) -> list[Any]:
         return self.index.get(node, {}).get(predicate.value, [])

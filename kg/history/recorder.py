@@ -19,7 +19,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 
 from ..mapping import edges_from_quads, header_from_quads, record_from_quads
 from ..records import Record, edge_to_json, record_to_json
-from ..store import GraphStore
+from ..store import GraphStore, literal_text
 from ..vocab import KG, Iris
 from .compare import content_hash, diff_edges, diff_headers, diff_records
 from .log import changeset_numbers
@@ -60,7 +60,7 @@ def stored_hashes(store: GraphStore, iris: Iris) -> dict[str, str]:
     for quad in store.match(None, KG.contentHash, None, iris.history_index_graph):
         record_id = iris.record_graph_id(quad.subject)
         if record_id is not None:
-            out[record_id] = quad.object.value
+            out[record_id] = literal_text(quad.object)
     return out
 
 

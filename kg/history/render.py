@@ -75,5 +75,6 @@ def rdf(changeset: Changeset, iris: Iris, fmt: str) -> bytes:
     quads = changeset_quads(changeset, iris, changeset.number or 0)
     store.add(quads)
     out = io.BytesIO()
-    store.dump(out, fmt, graph=quads[0].graph_name if fmt == "turtle" else None, prefixes=PREFIXES)
+    store.dump(out, fmt, graph=iris.changeset_graph(changeset.number or 0) if fmt == "turtle" else None,
+               prefixes=PREFIXES)
     return out.getvalue()
