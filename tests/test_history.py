@@ -9,7 +9,9 @@ one again. Every expected change is computed here from the two JSON files.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import pytest
 import kg
 from kg.cli import main
 from kg.history import catalogs_at, changeset_numbers, log
+from kg import ingestion
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
@@ -69,13 +72,15 @@ def sequence(tmp_path_factory, bundled_store, expected_records):
     bundled_store.backup(store_path)  # the bundled catalog's ingest, changeset 1, in milliseconds
     store = GraphStore(store_path)
     reports: list = []
-    assert main(["ingest", "--replace-all", str(folder / "site2.json"), str(folder / "edges2.json"),
-                 "--store", store_path]) == 0
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        assert main(["ingest", "--replace-all", str(folder / "site2.json"), str(folder / "edges2.json"),
+                     "--store", store_path]) == 0
     store.reopen()
     reports.append(ingest_paths(store, [str(V0_EDGES)]))
     reports.append(ingest_paths(store, [str(EDGES)]))
     return {"store": store, "path": store_path, "folder": folder, "site": site, "edges": edges, "site2": site2,
-            "edges2": edges2, "picked": picked, "reports": reports}
+            "edges2": edges2, "picked": picked, "reports": reports, "said": said.getvalue()}
 
 
 def _expected_record_changes(old: dict, new: dict) -> set[tuple]:
@@ -111,6 +116,12 @@ def test_log_lists_one_changeset_per_changing_ingest_newest_first(sequence, caps
     first = rows[3]
     assert first["records_added"] == len(sequence["site"]["records"]) == 912
     assert first["edges_added"] == len(sequence["edges"]["edges"])
+
+
+def test_replace_all_says_what_it_removed(sequence):
+    said = sequence["said"]
+    assert f"--replace-all: removed 1 record(s) missing from the new release: {sequence['picked']['gone']}" in said
+    assert "changeset 2: 1 record added, 1 record removed, 2 records changed, 2 edges changed" in said
 
 
 def test_diff_of_the_two_releases_shows_exactly_the_changed_fields(sequence, capsys):
@@ -213,3 +224,61 @@ def test_field_history_answers_the_seed_records_own_history(tiny_store, seed_rec
         (entry["date"], change["from"], change["to"], change["source"])]
     assert rows[-1]["origin"].value == "current"
     assert rows[-1]["value"].value == seed_record["cells"][change["field"]]["value"]
+
+
+def _modified_tiny(tiny_paths: list[str], folder: Path) -> list[str]:
+    """The tiny catalog with one cell of its first record changed."""
+    site = _load(Path(tiny_paths[0]))
+    site["records"][0]["cells"]["desc"]["value"] += " (changed)"
+    (folder / "tiny2.json").write_text(json.dumps(site), encoding="utf-8")
+    return [str(folder / "tiny2.json"), *tiny_paths[1:]]
+
+
+def test_streamed_ingest_in_batches_records_the_same_changeset(tmp_path, tiny_paths, monkeypatch):
+    from kg.history.quads import to_json
+
+    changed = _modified_tiny(tiny_paths, tmp_path)
+    found = []
+    for stream in (False, True):
+        store = GraphStore()
+        monkeypatch.setattr(ingestion, "BATCH_SIZE", 3 if stream else 500)  # records arrive 3 at a time
+        ingest_paths(store, tiny_paths, stream=stream)
+        found.append(to_json(ingest_paths(store, changed, stream=stream).changeset))
+    for document in found:
+        for key in ("started", "ended"):
+            document.pop(key)
+    assert found[0] == found[1]
+    assert [(r["id"], r["kind"], [f["field"] for f in r["fields"]]) for r in found[0]["records"]] == [
+        (_load(Path(tiny_paths[0]))["records"][0]["id"], "changed", ["desc"])]
+
+
+def test_a_failed_ingest_leaves_no_changeset(tmp_path, tiny_paths, monkeypatch):
+    import kg.history.recorder as recorder
+
+    store, iris = GraphStore(tmp_path / "store"), Iris()
+    ingest_paths(store, tiny_paths)
+    before = len(store)
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full (simulated)")
+
+    monkeypatch.setattr(recorder, "changeset_quads", broken)
+    with pytest.raises(OSError):
+        ingest_paths(store, _modified_tiny(tiny_paths, tmp_path))
+    assert changeset_numbers(store, iris) == [1] and len(store) == before
+
+
+def test_a_store_from_before_changesets_gets_hashes_without_a_changeset(tiny_paths):
+    store, iris = GraphStore(), Iris()
+    ingest_paths(store, tiny_paths)
+    store.remove_graphs([iris.history_index_graph, iris.changeset_graph(1)])
+    assert ingest_paths(store, tiny_paths).changeset is None  # every record compared with its stored graph
+    assert len(list(store.quads(iris.history_index_graph))) == len(iris.stored_ids(store.named_graphs()))
+
+
+def test_validation_leaves_the_history_out(tiny_store, iris):
+    from kg.validation.parts import part_list
+
+    graphs = [g for _, part in part_list(tiny_store, iris, None, True, 50) for g in part]
+    assert graphs and not [g for g in graphs if iris.is_history_graph(g)]
+    assert any(iris.is_history_graph(g) for g in tiny_store.named_graphs())

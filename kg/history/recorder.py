@@ -112,6 +112,9 @@ class Recorder:
             old = header_from_quads(self.store.quads(self.iris.catalog_graph), self.iris.catalog_source)
             changeset.headers += diff_headers({"catalog": old} if old is not None else {}, {"catalog": catalog_header})
         if changeset.empty:
+            fresh = self._new_hash_quads()  # records of a store from before hashes: hashed, not changed
+            if fresh:
+                self.store.add_bulk(fresh)
             return None
         changeset.inputs = [input_file(path) for path in sources]
         changeset.ended = now()
