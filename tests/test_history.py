@@ -235,7 +235,7 @@ def _modified_tiny(tiny_paths: list[str], folder: Path) -> list[str]:
 
 
 def test_streamed_ingest_in_batches_records_the_same_changeset(tmp_path, tiny_paths, monkeypatch):
-    from kg.history.quads import to_json
+    from kg.history.render import to_json
 
     changed = _modified_tiny(tiny_paths, tmp_path)
     found = []

@@ -14,7 +14,6 @@ from .common import EXIT_OK, existing_store, iris
 if TYPE_CHECKING:
     from ..history import Changeset
     from ..history.compare import Snapshot
-    from ..store import GraphStore
 
 DIFF_FORMATS = ("text", "json", "turtle", "trig")
 CURRENT = ("current", "HEAD")
@@ -49,12 +48,6 @@ def options_diff(p: argparse.ArgumentParser) -> None:
     p.add_argument("new", metavar="NEW", help="the same for the newer side")
     p.add_argument("--format", "-f", choices=DIFF_FORMATS, default="text",
                    help="text for people (default), json, or the changeset as RDF: turtle or trig")
-
-
-def changeset_numbers(store: "GraphStore", names: Any) -> list[int]:
-    from ..history import changeset_numbers as numbers
-
-    return numbers(store, names)
 
 
 def _changeset_side(word: str) -> int | None:
@@ -95,7 +88,7 @@ def _file_snapshot(path: str) -> "Snapshot":
 def _diff(args: argparse.Namespace) -> "Changeset":
     """The changes from OLD to NEW: one stored changeset when NEW is the one after OLD, else
     the diff of the two versions (files read, store versions rebuilt)."""
-    from ..history import changeset_at, diff_catalogs
+    from ..history import changeset_at, changeset_numbers, diff_catalogs
     from ..history.checkout import snapshots_at
 
     names = iris(args)
@@ -116,7 +109,7 @@ def _diff(args: argparse.Namespace) -> "Changeset":
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from ..history.quads import json_text
+    from ..history.render import json_text
     from ..history.render import rdf, text
 
     changeset = _diff(args)

@@ -5,7 +5,8 @@
 * ``quads``: a changeset -> the quads of its graph, and back;
 * ``recorder``: the hook an ingest calls (old hashes first, the changeset in the same session);
 * ``log``: the changesets of a store, newest first;
-* ``checkout``: the catalog JSON as it was at a changeset, by undoing the later ones.
+* ``checkout``: the catalog JSON as it was at a changeset, by undoing the later ones;
+* ``render``: a changeset as text for people, as JSON, as Turtle or TriG.
 """
 
 from .checkout import catalog_at, catalogs_at

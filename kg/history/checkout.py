@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..mapping import catalog_records, edges_from_quads, header_from_quads
 from ..records import edge_to_json
 from ..store import GraphStore
-from ..vocab import ATTRIBUTION, Iris
+from ..vocab import Iris
 from .compare import Snapshot, undo_edges, undo_fields
 from .log import changeset_at, changeset_numbers
 from .model import ABSENT, ADDED, CHANGED, REMOVED, Changeset
@@ -81,10 +81,9 @@ def snapshot_at(store: GraphStore, iris: Iris, number: int) -> Snapshot:
 
 
 def catalog_document(snapshot: Snapshot) -> dict[str, Any]:
-    """A snapshot in the shape of ``kg export -f catalog-json``: header, records in id order, edges."""
+    """A snapshot in the shape of ``kg export -f catalog-json``: the catalog file's own header
+    (exactly as ingested: no licence or attribution added), records in id order, edges."""
     out: dict[str, Any] = dict(snapshot.headers.get("catalog") or {})
-    out.setdefault("license", "CC-BY-4.0")
-    out.setdefault("attribution", ATTRIBUTION)
     records = snapshot.records or {}
     out["records"] = [records[rid] for rid in sorted(records)]
     out["edges"] = list(snapshot.edges or [])

@@ -9,7 +9,6 @@ citation of a cell) for queries.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any, Iterable
 
@@ -201,26 +200,3 @@ def _read_record(g: _Index, node: str, iris: Iris) -> RecordChange:
     fields = [FieldDiff(tuple(g.json(fc.value, KG.keyPath)), g.json(fc.value, KG.jsonBefore),
                         g.json(fc.value, KG.jsonAfter)) for fc in changes]
     return RecordChange(record_id, g.text(node, KG.changeKind) or "", fields, g.json(node, KG.jsonBefore))
-
-
-def to_json(changeset: Changeset) -> dict:
-    """The changeset as one JSON document (what ``kg diff --format json`` prints)."""
-    def some(**items: Any) -> dict:
-        return {k: v for k, v in items.items() if v is not ABSENT and v is not None}
-
-    return some(
-        number=changeset.number, started=changeset.started, ended=changeset.ended, version=changeset.version,
-        summary=changeset.summary,
-        inputs=[{"name": f.name, "size": f.size, "sha256": f.sha256} for f in changeset.inputs] or None,
-        records=[some(id=r.record_id, kind=r.kind, before=r.before,
-                      fields=[some(field=d.field, path=list(d.path), before=d.before, after=d.after)
-                              for d in r.fields] or None) for r in changeset.records],
-        edges=[some(kind=e.kind, source=e.edge.get("source"), type=e.edge.get("type"), target=e.edge.get("target"),
-                    before=e.before, after=e.after, from_position=e.from_position, to_position=e.to_position)
-               for e in changeset.edges],
-        headers=[some(name=h.name, before=h.before, after=h.after) for h in changeset.headers] or None,
-    )
-
-
-def json_text(changeset: Changeset) -> str:
-    return json.dumps(to_json(changeset), ensure_ascii=False, indent=1, sort_keys=False)

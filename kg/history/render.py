@@ -1,4 +1,4 @@
-"""A changeset as text for people, and as RDF (Turtle or TriG of its graph); deterministic.
+"""A changeset as text for people, as JSON, and as RDF (Turtle or TriG of its graph); deterministic.
 
 >>> from .model import Changeset, FieldDiff, RecordChange
 >>> print(text(Changeset(records=[RecordChange("a", "changed", [FieldDiff(("tier",), 2, 1)])])))
@@ -55,11 +55,11 @@ def _edge_line(change: EdgeChange) -> str:
 
 def text(changeset: Changeset) -> str:
     """Every change, one record or edge a line (changed fields indented below their record)."""
-    lines = []
     if changeset.number:
         files = ", ".join(f.name for f in changeset.inputs)
-        lines.append(f"changeset {changeset.number}  {changeset.ended or ''}  {files}".rstrip())
-    lines.append(changeset.summary)
+        lines = [f"changeset {changeset.number}: {changeset.summary}", f"  ended {changeset.ended}; files: {files}"]
+    else:
+        lines = [changeset.summary]
     for record in changeset.records:
         lines.append(f"{_MARK.get(record.kind, '~')} record {record.record_id}")
         for diff in record.fields:
@@ -78,3 +78,26 @@ def rdf(changeset: Changeset, iris: Iris, fmt: str) -> bytes:
     store.dump(out, fmt, graph=iris.changeset_graph(changeset.number or 0) if fmt == "turtle" else None,
                prefixes=PREFIXES)
     return out.getvalue()
+
+
+def to_json(changeset: Changeset) -> dict:
+    """The changeset as one JSON document (what ``kg diff --format json`` prints)."""
+    def some(**items: Any) -> dict:
+        return {k: v for k, v in items.items() if v is not ABSENT and v is not None}
+
+    return some(
+        number=changeset.number, started=changeset.started, ended=changeset.ended, version=changeset.version,
+        summary=changeset.summary,
+        inputs=[{"name": f.name, "size": f.size, "sha256": f.sha256} for f in changeset.inputs] or None,
+        records=[some(id=r.record_id, kind=r.kind, before=r.before,
+                      fields=[some(field=d.field, path=list(d.path), before=d.before, after=d.after)
+                              for d in r.fields] or None) for r in changeset.records],
+        edges=[some(kind=e.kind, source=e.edge.get("source"), type=e.edge.get("type"), target=e.edge.get("target"),
+                    before=e.before, after=e.after, from_position=e.from_position, to_position=e.to_position)
+               for e in changeset.edges],
+        headers=[some(name=h.name, before=h.before, after=h.after) for h in changeset.headers] or None,
+    )
+
+
+def json_text(changeset: Changeset) -> str:
+    return json.dumps(to_json(changeset), ensure_ascii=False, indent=1, sort_keys=False)
