@@ -282,3 +282,17 @@ def test_validation_leaves_the_history_out(tiny_store, iris):
     graphs = [g for _, part in part_list(tiny_store, iris, None, True, 50) for g in part]
     assert graphs and not [g for g in graphs if iris.is_history_graph(g)]
     assert any(iris.is_history_graph(g) for g in tiny_store.named_graphs())
+
+
+def test_churn_counts_the_changed_columns_and_sections(sequence):
+    rows = kg.query(sequence["store"], "churn")
+    got = {(r["by"].value, r["name"].value): int(r["changes"].value) for r in rows}
+    expected: dict[tuple[str, str], int] = {}
+    for rid, path, _, _ in _expected_record_changes(sequence["site"], sequence["site2"]):
+        key = ("column", path.split(".")[-1])
+        expected[key] = expected.get(key, 0) + 1
+    records = {r["id"]: r for r in sequence["site2"]["records"]}
+    for rid in (sequence["picked"]["a"], sequence["picked"]["b"]):
+        section = next(s["section"] for s in records[rid]["sections"] if s.get("primary"))
+        expected[("section", section)] = expected.get(("section", section), 0) + 1
+    assert got == expected
