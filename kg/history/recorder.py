@@ -30,8 +30,10 @@ DISTRIBUTION = "agent-landscape-kg"
 
 
 def now() -> str:
-    """The time now in UTC, as xsd:dateTime text to the second."""
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """The time now in UTC, as xsd:dateTime text to the second, without a zone: Oxigraph writes a
+    UTC zone as ``Z`` and rdflib reads it back as ``+00:00``, so a zone would not survive a
+    round trip through another tool."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0, tzinfo=None).isoformat()
 
 
 def kg_version() -> str:
