@@ -27,6 +27,7 @@ from .model import ADDED, CHANGED, REMOVED, Changeset, InputFile, RecordChange
 from .quads import changeset_quads
 
 DISTRIBUTION = "agent-landscape-kg"
+BULK_QUADS = 50_000  # a changeset this big (every record of a build added) goes in through the bulk loader
 
 
 def now() -> str:
@@ -116,15 +117,23 @@ class Recorder:
         if changeset.empty:
             fresh = self._new_hash_quads()  # records of a store from before hashes: hashed, not changed
             if fresh:
-                self.store.add_bulk(fresh)
+                self._add(fresh)
             return None
         changeset.inputs = [input_file(path) for path in sources]
         changeset.ended = now()
         number = max(changeset_numbers(self.store, self.iris), default=0) + 1
         changeset.number = number
-        self.store.add_bulk(changeset_quads(changeset.sort(), self.iris, number) + self._new_hash_quads())
+        self._add(changeset_quads(changeset.sort(), self.iris, number) + self._new_hash_quads())
         self._drop_old_hashes()
         return changeset
+
+    def _add(self, quads: list[Quad]) -> None:
+        """A small changeset by a plain transactional insert: the bulk loader pays off only for
+        many quads (a first build's) and makes a big store slow to write a few."""
+        if len(quads) > BULK_QUADS:
+            self.store.add_bulk(quads)
+        else:
+            self.store.add(quads)
 
     def _remove_missing(self) -> None:
         missing = sorted(self.stored - set(self.new_hashes))
