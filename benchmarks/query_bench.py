@@ -62,6 +62,7 @@ PARAMS: dict[str, dict[str, str]] = {
     "substrate-risk": {"system": "claude"},
     "decay-cause": {"cause": "acquired"},
     "compliant-systems": {"framework": "SOC 2"},
+    "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},
 }
 # Extra runs of some queries with other parameters (a name key "query@label").
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {

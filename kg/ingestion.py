@@ -22,6 +22,7 @@ from pyoxigraph import NamedNode, Quad
 
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
+from .history import Changeset, Recorder
 from .mapping import record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
@@ -63,6 +64,8 @@ class IngestReport:
     findings: list[RuleFinding] = field(default_factory=list)
     checked: int = 0  # records checked against the rules
     rule_seconds: float = 0.0  # of ``seconds``, the time the rules took
+    changeset: Changeset | None = None  # what this ingest changed (kg.history); None: nothing
+    removed: list[str] = field(default_factory=list)  # records removed by ``replace_all``
 
     @property
     def wrote_nothing(self) -> bool:
@@ -73,7 +76,8 @@ class IngestReport:
 def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, *,
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
-                 graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
+                 graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
+                 replace_all: bool = False) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -89,6 +93,9 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     ``gate`` ("violation" or "warning"): a record with a rule result that severe or
     worse is quarantined, not written (``_Run``). ``caps``: (cells, bytes) a record may
     hold at most; a bigger one is quarantined before it is read further.
+
+    ``replace_all``: the records of the input are the whole new release; stored records
+    it lacks are removed (and listed in the changeset as removed).
     """
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
@@ -96,8 +103,10 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     if target is not None and not all(isinstance(item, RdfDocument) for item in inputs):
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     if not any(isinstance(item, CatalogStream) for item in inputs):
-        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
-    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps)
+        return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps,
+                              replace_all=replace_all)
+    return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps,
+                         replace_all=replace_all)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -111,19 +120,20 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                   caps: Caps = DEFAULT_CAPS) -> IngestReport:
+                   caps: Caps = DEFAULT_CAPS, replace_all: bool = False) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
     quarantined (``strict``: ``InputRejected``, nothing written). Input with nothing
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
-    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate, caps=caps)
+    return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate, caps=caps,
+                   replace_all=replace_all)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
                   strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                  caps: Caps = DEFAULT_CAPS) -> IngestReport:
+                  caps: Caps = DEFAULT_CAPS, replace_all: bool = False) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -132,12 +142,14 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     ones), so memory does not grow with the input. A record superseded by a later file
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
-    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate, caps=caps)
+    return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate, caps=caps,
+                   replace_all=replace_all)
 
 
 @transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
-            chunk: int | None, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> IngestReport:
+            chunk: int | None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
+            replace_all: bool = False) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
     started = time.perf_counter()
@@ -154,6 +166,7 @@ def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, pr
                           superseded=run.superseded, sources=[item.source for item in inputs],
                           warnings=run.warnings, findings=run.findings, checked=len(run.checked),
                           rule_seconds=run.rule_seconds)
+    _record_changeset(run, report, replace_all)
     if report.records or run.edges or run.rdf:
         _finish(store, iris, run, report)
     report.seconds = time.perf_counter() - started
@@ -200,6 +213,7 @@ class _Run:
         self.found_in: set[str] = set()  # ids of the records with findings
         self.checked: set[str] = set()  # ids of the records checked
         self.rule_seconds = 0.0
+        self.history = Recorder(store, iris) if store is not None else None
         self.errors: list[RecordError] = []
         self.warnings: list[RecordError] = []
         self.superseded: list[str] = []
@@ -273,7 +287,10 @@ class _Run:
         for start in range(0, len(mapped), BATCH_SIZE):
             part = mapped[start:start + BATCH_SIZE]
             if self.store is not None:
-                graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in part if p.record.id not in held}
+                kept = [(p, own, d) for p, own, d in part if p.record.id not in held]
+                if self.history is not None:
+                    self.history.before_write(p.record for p, _, _ in kept)
+                graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in kept}
                 shared = [q for _, _, descriptions in part for q in descriptions]
                 self.store.replace_graphs(graphs, shared)
                 self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
@@ -318,6 +335,15 @@ class _Run:
             mapped.append((pending, own, descriptions))
         self.pending.clear()
         return mapped
+
+
+def _record_changeset(run: _Run, report: IngestReport, replace_all: bool) -> None:
+    """The changeset of this ingest (kg.history), in its write session, before the edges graph is replaced."""
+    if run.history is not None and (report.records or run.edges):
+        report.changeset = run.history.finish(
+            report.sources, edges=[edge for edge, _, _ in run.edges] if run.edges else None,
+            edges_header=run.edges_header, catalog_header=run.catalog_header, replace_all=replace_all)
+        report.removed = run.history.removed
 
 
 def _item_count(part: Input) -> int:

@@ -59,6 +59,7 @@ KG_CLASSES = (
     "System", "Vendor", "PublicationVenue", "License", "Protocol", "ProtocolSupport",
     "SupportMode", "DeploymentMode", "Column", "Cell", "Provenance", "SectionMembership",
     "TaxonomyAssignment", "HistoryEntry", "FieldChange", "Relation", "ExtraField", "SourceFile",
+    "Changeset", "RecordChange", "EdgeChange",
 )
 KG_PROPERTIES = (
     # record level, faithful
@@ -77,6 +78,11 @@ KG_PROPERTIES = (
     # history
     "historyEntry", "changeDate", "commit", "pullRequest", "changeKind", "fieldChange", "field",
     "fieldLabel", "fromValue", "toValue", "changeSource",
+    # changesets (kg.history)
+    "changesetNumber", "kgVersion", "sha256", "contentHash", "recordsAdded", "recordsRemoved",
+    "recordsChanged", "edgesAdded", "edgesRemoved", "edgesChanged", "keyPath", "jsonBefore", "jsonAfter",
+    "fromStatus", "toStatus", "fromClaimTier", "toClaimTier", "fromCitation", "toCitation", "edgeChange",
+    "edgeSource", "edgeTarget", "fromPosition", "toPosition",
     # typed layer
     "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
     "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",
@@ -240,6 +246,7 @@ class Iris:
         self.ontology_graph = NamedNode(base + "graph/ontology")
         self.dataset_graph = NamedNode(base + "graph/dataset")
         self.analysis_graph = NamedNode(base + "graph/analysis")
+        self.history_index_graph = NamedNode(base + "graph/history-index")  # a content hash per record
         self.catalog_source = NamedNode(base + "source/catalog")
         self.edges_source = NamedNode(base + "source/edges")
         self.sections_scheme = NamedNode(base + "scheme/sections")
@@ -313,6 +320,32 @@ class Iris:
             return None
         rest = text[len(prefix):]
         return rest if is_record_id(rest) else None
+
+    def changeset(self, number: int) -> NamedNode:
+        """The PROV activity of changeset ``number`` (kg.history)."""
+        return NamedNode(f"{self.base}changeset/{number}")
+
+    def changeset_graph(self, number: int) -> NamedNode:
+        return NamedNode(f"{self.base}graph/changeset/{number}")
+
+    def changeset_number(self, iri: object) -> int | None:
+        """The number of a changeset graph IRI (the inverse of :meth:`changeset_graph`), or ``None``.
+
+        >>> iris = Iris()
+        >>> iris.changeset_number(iris.changeset_graph(12)), iris.changeset_number(iris.edges_graph)
+        (12, None)
+        """
+        text = iri.value if isinstance(iri, NamedNode) else iri
+        prefix = f"{self.base}graph/changeset/"
+        if not isinstance(text, str) or not text.startswith(prefix) or not text[len(prefix):].isdigit():
+            return None
+        return int(text[len(prefix):])
+
+    def is_history_graph(self, iri: object) -> bool:
+        """Whether a graph is one of the history's (a changeset, or the index of record hashes):
+        left out of the catalog JSON, validation and analysis."""
+        text = iri.value if isinstance(iri, NamedNode) else iri
+        return self.changeset_number(iri) is not None or text == self.history_index_graph.value
 
     def part(self, owner: NamedNode, *path: str) -> NamedNode:
         """A node that belongs to ``owner`` (a cell, a history entry, ...): owner IRI + path."""

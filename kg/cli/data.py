@@ -50,6 +50,9 @@ def options_ingest(p: argparse.ArgumentParser) -> None:
                    help="catalog JSON files, folders, JSON Lines, - for stdin, or RDF files (.ttl .nt .nq .trig "
                         ".jsonld .rdf .xml .owl, in any case)")
     _ingest_options(p)
+    p.add_argument("--replace-all", action="store_true",
+                   help="the records given are the whole new release: remove stored records it lacks "
+                        "(listed as removed in the changeset)")
     p.add_argument("--format", "-f", choices=tuple(RDF_FORMATS), metavar="FORMAT",
                    help="read the RDF files as this format (" + ", ".join(RDF_FORMATS) + ") instead of by extension")
     p.add_argument("--graph", metavar="IRI",
@@ -141,6 +144,11 @@ def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespa
     if report.superseded:
         err(f"{len(report.superseded)} record(s) given again in a later file; the later version was kept: "
             + ", ".join(report.superseded[:5]))
+    if report.removed:
+        err(f"--replace-all: removed {len(report.removed)} record(s) missing from the new release: "
+            + ", ".join(report.removed[:5]) + (", ..." if len(report.removed) > 5 else ""))
+    err(f"changeset {report.changeset.number}: {report.changeset.summary}" if report.changeset
+        else "no change: no changeset recorded")
     classes = ", ".join(f"{n} {cls}" for cls, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n)
     err(f"store: {description['triples']} triples" + (f"; {classes}" if classes else ""))
 
@@ -151,7 +159,7 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     store = writable_store(args)
     report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
                           format=getattr(args, "format", None), graph=getattr(args, "graph", None),
-                          gate=args.gate, caps=_caps(args))
+                          gate=args.gate, caps=_caps(args), replace_all=getattr(args, "replace_all", False))
     _report_quarantine(report, args)
     _report_findings(report, args, validation_follows=not getattr(args, "no_validate", True))
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK

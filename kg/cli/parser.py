@@ -59,6 +59,13 @@ COMMANDS = (
     Command("push", "load every named graph into an external SPARQL 1.1 store (replacing them)",
             "kg push --endpoint http://localhost:7878/query --update-endpoint http://localhost:7878/update",
             "net"),
+    Command("log", "list the changesets of the store, newest first: date, input files, records and edges "
+            "added, removed and changed", "kg log", "history"),
+    Command("diff", "what changed between two catalog files, or two changesets of the store, field by field "
+            "(text, JSON, or the changeset as Turtle or TriG)", "kg diff 1 2   # or: kg diff old.json new.json",
+            "history"),
+    Command("checkout", "write the catalog JSON exactly as it was ingested at a changeset",
+            "kg checkout 1 -o catalog-1.json", "history"),
     Command("docs", "regenerate the ontology's documentation (ontology/README.md and its diagram) "
             "from ontology/kg.ttl", "kg docs --check", "checks"),
 )

@@ -1,7 +1,7 @@
 """The named graphs and IRI patterns that ``Iris`` mints, read by calling it with placeholders.
 
->>> [name for name, _, _ in named_graphs()][:2]
-['record_graph', 'analysis_graph']
+>>> [name for name, _, _ in named_graphs()][:3]
+['record_graph', 'changeset_graph', 'analysis_graph']
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 
 from pyoxigraph import NamedNode
 
-from ..vocab import DEFAULT_BASE, KG, KG_NS, SKOS, VOID, Iris
+from ..vocab import DEFAULT_BASE, KG, KG_NS, PROV, SKOS, VOID, Iris
 
 # Named graphs and IRI patterns: descriptions of the Iris attributes, factual from kg/ingest.py and
 # kg/mapping.py. A new attribute of Iris without a description here fails tests/test_ontodoc.py.
@@ -26,6 +26,11 @@ GRAPH_NOTES = {
     "dataset_graph": "the VoID / DCAT description of the dataset (triples, entities per class), rebuilt after "
                      "each ingest",
     "analysis_graph": "graph measures written by kg analyze --write-back (kg:betweenness, kg:pageRank, ...)",
+    "changeset_graph": "one per ingest that changed the store (kg.history): the kg:Changeset activity, its input "
+                       "files, a kg:RecordChange per record added, removed or changed with its kg:FieldChange nodes, "
+                       "a kg:EdgeChange per edge; never rewritten",
+    "history_index_graph": "the kg:contentHash of every record graph (SHA-256 of the record's canonical JSON), so "
+                           "that an ingest diffs only the records that changed",
 }
 NODE_NOTES = {
     "dataset": ("Dataset", VOID.Dataset),
@@ -53,6 +58,8 @@ def iri_patterns() -> list[tuple[str, str, str, str | None]]:
     iris = Iris(DEFAULT_BASE)
     system = iris.system(_ph("id"))
     entry = iris.part(system, "history", _ph("i"))
+    changeset = iris.changeset(_ph("n"))  # type: ignore[arg-type]  # a placeholder for the number
+    record_change = iris.part(changeset, "record", _ph("id"))
     minted = [
         ("System", system, "Iris.system(id)", KG.System),
         ("Cell", iris.part(system, "cell", _ph("column")), "Iris.part(system, 'cell', column)", KG.Cell),
@@ -78,6 +85,15 @@ def iri_patterns() -> list[tuple[str, str, str, str | None]]:
         ("SPDX licence", iris.spdx_license(_ph("spdx")), "Iris.spdx_license(spdx)", KG.License),
         ("Relation", iris.relation(_ph("source"), _ph("type"), _ph("target")), "Iris.relation(source, type, target)",
          KG.Relation),
+        ("Changeset", changeset, "Iris.changeset(n)", KG.Changeset),
+        ("Record change", record_change, "Iris.part(changeset, 'record', id)", KG.RecordChange),
+        ("Field change of a changeset (a kg:FieldChange)", iris.part(record_change, "change", _ph("j")),
+         "Iris.part(record change, 'change', j)", None),
+        ("File header change", iris.part(changeset, "header", _ph("name")), "Iris.part(changeset, 'header', name)",
+         KG.FieldChange),
+        ("Edge change", iris.part(changeset, "edge", _ph("k")), "Iris.part(changeset, 'edge', k)", KG.EdgeChange),
+        ("Input file of a changeset", iris.part(changeset, "input", _ph("i")), "Iris.part(changeset, 'input', i)",
+         PROV.Entity),
         ("Class partition", iris.class_partition(NamedNode(KG_NS + _ph("class"))), "Iris.class_partition(cls)", None),
     ]
     for name, value in sorted(vars(iris).items()):
@@ -97,7 +113,8 @@ def iri_patterns() -> list[tuple[str, str, str, str | None]]:
 def named_graphs() -> list[tuple[str, str, str]]:
     """(Iris attribute, graph IRI pattern, what it holds) for every named graph ``Iris`` mints."""
     iris = Iris(DEFAULT_BASE)
-    graphs = [("record_graph", iris.record_graph(_ph("id")))]
+    graphs = [("record_graph", iris.record_graph(_ph("id"))),
+              ("changeset_graph", iris.changeset_graph(_ph("n")))]  # type: ignore[arg-type]
     graphs += [(name, value) for name, value in sorted(vars(iris).items())
                if isinstance(value, NamedNode) and name.endswith("_graph")]
     return [(name, _PLACEHOLDER.sub(r"{\1}", "{base}" + node.value[len(DEFAULT_BASE):]), GRAPH_NOTES.get(name, ""))

@@ -11,7 +11,7 @@ and :data:`HTML_HEADERS` carries the Content-Security-Policy that says so.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Iterable
 from urllib.parse import quote
@@ -219,6 +219,10 @@ class SystemFacts:
     centrality: list  # quads of the analysis graph about the system (literal values)
     centrality_labels: dict[str, str]
     analysis_graph: NamedNode
+    history: list[dict] = field(default_factory=list)  # rows: date?, origin, kind?, field?, old?, new?
+
+
+HISTORY_ROWS = 200  # the newest changes a system page lists (kg query changes gives them all)
 
 
 def _pills(terms: Terms, facts: list) -> list[list[Any]]:
@@ -264,7 +268,9 @@ def system_page(page: SystemFacts) -> bytes:
         protocols=[[protocols.term(r["protocol"]), protocols.term(r["mode"])] for r in page.protocols],
         centrality=[[centrality.iri(q.predicate.value), centrality.term(q.object)]
                     for q in sorted(page.centrality, key=lambda q: q.predicate.value)],
-        analysis_graph=page.analysis_graph.value, edge_tables=edge_tables, cells=cells)
+        analysis_graph=page.analysis_graph.value, edge_tables=edge_tables, cells=cells,
+        history=[[terms.term(r.get(key)) for key in ("date", "origin", "kind", "field", "old", "new")]
+                 for r in page.history], history_rows=HISTORY_ROWS)
 
 
 def resource_page(iri: NamedNode, quads: Iterable[Any], inbound: list, labels: dict[str, str], base: str,

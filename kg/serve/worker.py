@@ -387,6 +387,15 @@ SELECT ?type ?other ?evidence ?citation ?influential WHERE {{
   OPTIONAL {{ ?relation kg:evidence ?evidence }} OPTIONAL {{ ?relation kg:citation ?citation }}
   OPTIONAL {{ ?relation kg:isInfluential ?influential }}
 }} ORDER BY ?type ?other""", iri)
+        history = self._select(f"""
+SELECT ?date ?origin ?kind ?field ?old ?new WHERE {{
+  ?sys kg:historyEntry ?entry .
+  OPTIONAL {{ ?entry kg:changeDate ?date }} OPTIONAL {{ ?entry kg:changeKind ?kind }}
+  OPTIONAL {{ ?entry dcterms:isPartOf/kg:changesetNumber ?number }}
+  BIND(IF(BOUND(?number), CONCAT("changeset ", STR(?number)), "record history") AS ?origin)
+  OPTIONAL {{ ?entry kg:fieldChange ?change . ?change kg:field ?field .
+             OPTIONAL {{ ?change kg:fromValue ?old }} OPTIONAL {{ ?change kg:toValue ?new }} }}
+}} ORDER BY DESC(STR(?date)) DESC(?number) ?field LIMIT {pages.HISTORY_ROWS}""", iri)
         centrality = [q for q in self.store.match(iri, None, None, self.iris.analysis_graph)
                       if not isinstance(q.object, NamedNode)]
         return pages.SystemFacts(
@@ -395,7 +404,7 @@ SELECT ?type ?other ?evidence ?citation ?influential WHERE {{
                                                               + [r["mode"] for r in protocols]),
             cells=cells, edges=edges, edge_labels=self._labels([r["other"] for rows in edges.values() for r in rows]),
             centrality=centrality, centrality_labels=self._labels([q.predicate for q in centrality]),
-            analysis_graph=self.iris.analysis_graph)
+            analysis_graph=self.iris.analysis_graph, history=history)
 
     def _resource_page(self, iri: NamedNode, quads: list) -> bytes:
         inbound = list(islice(self.store.match(None, None, iri, None), _MAX_INBOUND))

@@ -38,7 +38,8 @@ def part_list(store: GraphStore, iris: Iris, ids: Sequence[str] | None, with_res
     parts = [("records", record_graphs[i:i + per_call]) for i in range(0, len(record_graphs), per_call)]
     if with_rest:
         prefix = iris.record_graph_prefix()
-        rest = [g for g in names if not g.startswith(prefix) and g != iris.shared_graph.value]
+        rest = [g for g in names if not g.startswith(prefix) and g != iris.shared_graph.value
+                and not iris.is_history_graph(g)]  # the history (kg.history) is not validated
         parts.insert(0, ("rest", rest))  # the relations: start them first
     return parts
 

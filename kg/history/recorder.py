@@ -1,0 +1,169 @@
+"""The ingest's hook: diff only the records whose content hash changed, and write the
+changeset inside the ingest's own write session (a killed ingest leaves no half changeset).
+
+An ingest makes one ``Recorder`` before its first write; ``before_write`` sees each batch
+of records just before it replaces their graphs (so streamed ingests work batch by
+batch); ``finish`` compares edges and headers, removes the records a ``replace_all``
+release no longer has, and writes the changeset and the new hashes. An ingest that
+changes nothing writes no changeset.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import os
+from typing import Any, Iterable
+
+from pyoxigraph import Literal, NamedNode, Quad
+
+from ..mapping import edges_from_quads, header_from_quads, record_from_quads
+from ..records import Record, edge_to_json, record_to_json
+from ..store import GraphStore, literal_text
+from ..vocab import KG, Iris
+from .compare import content_hash, diff_edges, diff_headers, diff_records
+from .log import changeset_numbers
+from .model import ADDED, CHANGED, REMOVED, Changeset, InputFile, RecordChange
+from .quads import changeset_quads
+
+DISTRIBUTION = "agent-landscape-kg"
+BULK_QUADS = 50_000  # a changeset this big (every record of a build added) goes in through the bulk loader
+
+
+def now() -> str:
+    """The time now in UTC, as xsd:dateTime text to the second, without a zone: Oxigraph writes a
+    UTC zone as ``Z`` and rdflib reads it back as ``+00:00``, so a zone would not survive a
+    round trip through another tool."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0, tzinfo=None).isoformat()
+
+
+def kg_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def input_file(path: str) -> InputFile:
+    """Name, size and SHA-256 of an input file (a folder or stdin: the name only)."""
+    if not os.path.isfile(path):
+        return InputFile(os.path.basename(path.rstrip("/")) or path, 0, "")
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return InputFile(os.path.basename(path), os.path.getsize(path), digest.hexdigest())
+
+
+def stored_hashes(store: GraphStore, iris: Iris) -> dict[str, str]:
+    """Record id -> the content hash stored with its graph."""
+    out = {}
+    for quad in store.match(None, KG.contentHash, None, iris.history_index_graph):
+        record_id = iris.record_graph_id(quad.subject)
+        if record_id is not None:
+            out[record_id] = literal_text(quad.object)
+    return out
+
+
+def stored_record(store: GraphStore, iris: Iris, record_id: str) -> dict:
+    return record_to_json(record_from_quads(store.quads(iris.record_graph(record_id)), iris, record_id))
+
+
+class Recorder:
+    """Collects one ingest's changes; see the module's docstring."""
+
+    def __init__(self, store: GraphStore, iris: Iris) -> None:
+        self.store, self.iris = store, iris
+        self.started = now()
+        self.old_hashes = stored_hashes(store, iris)
+        self.stored = set(iris.stored_ids(store.named_graphs()))
+        self.new_hashes: dict[str, str] = {}
+        self.before: dict[str, dict] = {}  # the stored JSON of records that changed
+        self.changes: dict[str, RecordChange] = {}
+        self.removed: list[str] = []
+
+    def before_write(self, records: Iterable[Record]) -> None:
+        """Diff a batch of records against the stored versions (call before writing them)."""
+        for record in records:
+            as_json = record_to_json(record)
+            digest = self.new_hashes[record.id] = content_hash(as_json)
+            self.changes.pop(record.id, None)
+            if digest == self.old_hashes.get(record.id):
+                continue
+            if record.id not in self.stored:
+                self.changes[record.id] = RecordChange(record.id, ADDED)
+                continue
+            if record.id not in self.before:  # a record given twice: keep the version from before the ingest
+                self.before[record.id] = stored_record(self.store, self.iris, record.id)
+            before = self.before[record.id]
+            if content_hash(before) != digest:  # equal only for a store from before hashes
+                self.changes[record.id] = RecordChange(record.id, CHANGED, diff_records(before, as_json))
+
+    def finish(self, sources: list[str], *, edges: list[Any] | None = None, edges_header: dict | None = None,
+               catalog_header: dict | None = None, replace_all: bool = False) -> Changeset | None:
+        """Remove what a ``replace_all`` release lacks, then write the changeset (None: nothing changed).
+        ``edges`` are the ``Edge`` objects of the new edges file (None: no edges file)."""
+        changeset = Changeset(started=self.started, version=kg_version())
+        if replace_all and self.new_hashes:
+            self._remove_missing()
+        changeset.records = list(self.changes.values())
+        if edges is not None:
+            self._edges(changeset, [edge_to_json(e) for e in edges], edges_header or {})
+        if catalog_header is not None:
+            old = header_from_quads(self.store.quads(self.iris.catalog_graph), self.iris.catalog_source)
+            changeset.headers += diff_headers({"catalog": old} if old is not None else {}, {"catalog": catalog_header})
+        if changeset.empty:
+            fresh = self._new_hash_quads()  # records of a store from before hashes: hashed, not changed
+            if fresh:
+                self._add(fresh)
+            return None
+        changeset.inputs = [input_file(path) for path in sources]
+        changeset.ended = now()
+        number = max(changeset_numbers(self.store, self.iris), default=0) + 1
+        changeset.number = number
+        self._add(changeset_quads(changeset.sort(), self.iris, number) + self._new_hash_quads())
+        self._drop_old_hashes()
+        return changeset
+
+    def _add(self, quads: list[Quad]) -> None:
+        """A small changeset by a plain transactional insert: the bulk loader pays off only for
+        many quads (a first build's) and makes a big store slow to write a few."""
+        if len(quads) > BULK_QUADS:
+            self.store.add_bulk(quads)
+        else:
+            self.store.add(quads)
+
+    def _remove_missing(self) -> None:
+        missing = sorted(self.stored - set(self.new_hashes))
+        for record_id in missing:
+            self.changes[record_id] = RecordChange(record_id, REMOVED,
+                                                   before=stored_record(self.store, self.iris, record_id))
+        self.store.remove_graphs(self.iris.record_graph(i) for i in missing)
+        self.removed = missing
+
+    def _edges(self, changeset: Changeset, new: list[dict], header: dict) -> None:
+        stored = self.store.quads(self.iris.edges_graph)
+        quads = list(stored)
+        old = [edge_to_json(e) for e in edges_from_quads(quads, self.iris)]
+        changeset.edges, reordered = diff_edges(old, new)
+        if reordered:
+            changeset.edges_before = old
+        old_header = header_from_quads(quads, self.iris.edges_source)
+        changeset.headers += diff_headers({"edges": old_header} if old_header is not None else {}, {"edges": header})
+
+    def _hash_quad(self, record_id: str, digest: str) -> Quad:
+        return Quad(self.iris.record_graph(record_id), KG.contentHash, Literal(digest), self.iris.history_index_graph)
+
+    def _new_hash_quads(self) -> list[Quad]:
+        return [self._hash_quad(rid, digest) for rid, digest in self.new_hashes.items()
+                if self.old_hashes.get(rid) != digest]
+
+    def _drop_old_hashes(self) -> None:
+        stale = [self._hash_quad(rid, self.old_hashes[rid]) for rid in
+                 [r for r, d in self.new_hashes.items() if r in self.old_hashes and self.old_hashes[r] != d]
+                 + [r for r in self.removed if r in self.old_hashes]]
+        if stale:
+            self.store.update("DELETE DATA {\n" + "\n".join(
+                f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in stale) + "\n}")
