@@ -121,6 +121,9 @@ class _Session:
     wrote: bool = False
 
 
+MEMORY = ":memory:"  # the path of an in-memory store
+
+
 class GraphStore:
     """An embedded RDF dataset with atomic named-graph replacement and bound SPARQL.
 
@@ -128,10 +131,12 @@ class GraphStore:
     ``read_only=True`` (or :meth:`open_existing`) only reads an existing store, and
     never creates or changes anything. Either reads one generation: the version that
     was current when it was opened (see :meth:`is_stale` and :meth:`reopen`).
+    ``GraphStore()`` (or the path ``":memory:"``, as the CLI's ``--store`` spells it) is
+    a throwaway store in memory.
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False) -> None:
-        self.path = Path(path) if path is not None else None
+        self.path = Path(path) if path is not None and str(path) != MEMORY else None
         self.read_only = read_only
         self.generation = 0
         self._stamp: tuple[int, int, int, int] | None = None  # the pointer's stat when it was last read

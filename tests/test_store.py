@@ -192,3 +192,9 @@ def test_a_bad_path_is_a_store_error(tmp_path, monkeypatch):
         with pytest.raises(StoreError, match="locked by another process"):
             second.add(marked(G2, "b", 1))  # ... but cannot write while the first writer writes
     del first
+
+
+def test_the_path_memory_is_a_store_in_memory_and_creates_no_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    store = GraphStore(":memory:")
+    assert store.path is None and list(tmp_path.iterdir()) == []
