@@ -44,7 +44,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
@@ -57,6 +57,9 @@ from .sparql.guard import QueryRefused, check_query
 from .sparql.lexer import variables
 from .store import GraphStore
 from .vocab import ID_PATTERN, XSD, Iris
+
+if TYPE_CHECKING:
+    from .endpoint import Endpoint
 
 QUERIES_DIR = resource_dir("queries")
 PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "period", "id", "system", "system-name",
@@ -330,13 +333,15 @@ def check_file(store: GraphStore, query: NamedQuery) -> None:
         raise QueryRefused(f"{query.path}: {err}") from None
 
 
-def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+def run(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
         iris: Iris | None = None) -> QuerySolutions | LimitedSolutions | QueryBoolean | QueryTriples:
     """Run a named query (or .rq file, or a loaded query) with its parameters bound.
 
     Returns pyoxigraph results: SELECT as ``QuerySolutions`` (``LimitedSolutions`` when the
     query has a ``limit`` parameter), ASK as ``QueryBoolean``, CONSTRUCT/DESCRIBE as
     ``QueryTriples``. A query file of the user's is checked by :func:`check_file` first.
+    ``store`` may also be a remote :class:`kg.endpoint.Endpoint`: the same bound text is
+    sent there and the answer comes back in the same types.
     """
     query = name_or_path if isinstance(name_or_path, NamedQuery) else load(name_or_path)
     bindings(query, params or {}, iris or Iris(), resolved=False)  # bad values fail before the store is asked
@@ -350,7 +355,7 @@ def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, 
     return result
 
 
-def query(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+def query(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
           iris: Iris | None = None) -> Any:
     """Like :func:`run`, with the results in plain Python containers.
 

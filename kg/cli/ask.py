@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
 from .common import EXIT_OK, err, existing_store, iris, positive, query_params, stage_printer
@@ -34,6 +34,14 @@ def options_query(p: argparse.ArgumentParser) -> None:
                    help="list the named queries: name, question, and parameters with their types and defaults")
     p.add_argument("--sparql", action="store_true",
                    help="print the query with its parameters bound instead of running it")
+    p.add_argument("--endpoint", metavar="URL",
+                   help="ask a remote SPARQL 1.1 query endpoint holding the pushed graph (union default graph) "
+                        "instead of the store; same parameters, same rows")
+    p.add_argument("--user", metavar="USER", help="with --endpoint: user name for HTTP authentication")
+    p.add_argument("--password", metavar="PASSWORD",
+                   help="with --endpoint: password (default: $KG_ENDPOINT_PASSWORD)")
+    p.add_argument("--auth", choices=("basic", "digest"), default="basic",
+                   help="with --endpoint: HTTP authentication scheme (default basic)")
     add_format_option(p, graphs=True)
 
 
@@ -92,8 +100,16 @@ def run_query(args: argparse.Namespace) -> int:
     if args.sparql:
         sys.stdout.write(queries.bound_text(query, params, iris(args)).rstrip("\n") + "\n")
         return EXIT_OK
-    store = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
-    result = queries.run(store, query, params, iris(args))
+    if args.endpoint:
+        import os
+
+        from ..endpoint import Endpoint
+
+        password = args.password if args.password is not None else os.environ.get("KG_ENDPOINT_PASSWORD")
+        target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth)
+    else:
+        target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
+    result = queries.run(target, query, params, iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
 
