@@ -1,0 +1,159 @@
+"""kg query NAME --endpoint URL: every named query asked of a real Oxigraph server holding
+the pushed bundled catalog gives the same rows as the embedded store; credentials go to
+the named endpoint only and a redirect is never followed. One server for the whole file
+(the pushed graph is read, never changed)."""
+
+from __future__ import annotations
+
+import base64
+import http.server
+import threading
+from collections import Counter
+
+import pytest
+from pyoxigraph import QueryBoolean, QuerySolutions
+
+from kg import queries
+from kg.cli import main
+from kg.endpoint import Endpoint
+from kg.errors import NotFound, StoreError
+from kg.remote import push
+
+
+def _oxigraph_server_class():
+    """tests/test_push.py's OxigraphServer (the real ``oxigraph serve``), loaded from its file."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("kg_test_push", Path(__file__).with_name("test_push.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.OxigraphServer
+
+# parameters for every named query that needs some (the rest run with none)
+PARAMS = {
+    "compare": {"a": "mem0--mem0-ai", "b": "zep-graphiti--getzep-com"},
+    "compliant-systems": {"framework": "SOC 2"},
+    "recent": {"since": "2026-Q1", "limit": "30"},
+    "related": {"id": "mem0--mem0-ai", "edge_direction": "incoming"},
+    "search": {"text": "  Temporal knowledge GRAPH "},
+    "show": {"id": "mem0--mem0-ai"},
+    "substrate-risk": {"system": "OpenAI GPT family"},
+    "coverage": {"by": "feature"},
+}
+UNORDERED = ("select-analysis-systems", "select-analysis-protocols", "show")  # no ORDER BY: compared as multisets
+
+
+@pytest.fixture(scope="module")
+def remote(tmp_path_factory, bundled_store):
+    server = _oxigraph_server_class()(tmp_path_factory.mktemp("oxigraph-remote"))
+    try:
+        report = push(bundled_store, server.url + "/query", graph_store=server.url + "/store")
+        assert report.verified
+        yield server
+    finally:
+        server.stop()
+
+
+def answer(result):
+    if isinstance(result, QueryBoolean):
+        return bool(result)
+    if isinstance(result, QuerySolutions) or hasattr(result, "variables"):
+        names = [v.value for v in result.variables]
+        return names, [tuple(row[n] for n in names) for row in result]
+    return sorted(str(t) for t in result)
+
+
+@pytest.mark.parametrize("name", queries.available())
+def test_every_named_query_gives_the_same_rows_remotely(bundled_store, remote, name):
+    params = PARAMS.get(name, {})
+    local = answer(queries.run(bundled_store, name, params))
+    far = answer(queries.run(Endpoint(remote.url + "/query"), name, params))
+    if isinstance(local, tuple) and name in UNORDERED:
+        assert local[0] == far[0] and Counter(local[1]) == Counter(far[1])
+    else:
+        assert far == local
+    if name in PARAMS:
+        assert local and (not isinstance(local, tuple) or local[1])  # a meaningful comparison
+
+
+def test_the_command_line_with_endpoint(remote, bundled_store, capsys):
+    args = ["query", "substrate-risk", "-p", "system=OpenAI GPT family", "-f", "csv"]
+    assert main([*args, "--store", str(bundled_store.path)]) == 0
+    here = capsys.readouterr().out
+    assert main([*args, "--endpoint", remote.url + "/query"]) == 0
+    assert capsys.readouterr().out == here and here.count("\n") > 40
+    assert main(["query", "show", "-p", "id=mem0--mem0", "--endpoint", remote.url + "/query"]) == 6
+    assert "did you mean: mem0--mem0-ai (Mem0)" in capsys.readouterr().err
+    with pytest.raises(NotFound):
+        queries.query(Endpoint(remote.url + "/query"), "related", {"id": "no-such-system"})
+
+
+# ---------------------------------------------------------------------------
+# credentials and redirects, against loopback servers of the test's own
+
+
+class Recorder(http.server.ThreadingHTTPServer):
+    """Answers every request with ``answer`` (status, headers, body) and records its headers."""
+
+    def __init__(self, answer):
+        self.seen: list[dict] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.server.seen.append(dict(self.headers))
+                status, headers, body = answer(self)
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+@pytest.fixture()
+def servers():
+    made = []
+
+    def make(answer):
+        made.append(Recorder(answer))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.shutdown()
+        server.server_close()
+
+
+EMPTY_ROWS = b'{"head": {"vars": ["id"]}, "results": {"bindings": []}}'
+
+
+def test_credentials_go_to_the_named_endpoint(servers):
+    endpoint = servers(lambda h: (200, {"Content-Type": "application/sparql-results+json"}, EMPTY_ROWS))
+    result = Endpoint(endpoint.url + "/sparql", user="kg", password="s3cret").query("SELECT ?id WHERE { ?s ?p ?id }")
+    assert list(result) == []
+    assert endpoint.seen[0]["Authorization"] == "Basic " + base64.b64encode(b"kg:s3cret").decode()
+
+
+@pytest.mark.parametrize("code", [301, 302, 303, 307, 308])
+def test_a_redirect_is_never_followed_with_credentials(servers, code):
+    elsewhere = servers(lambda h: (200, {"Content-Type": "application/sparql-results+json"}, EMPTY_ROWS))
+    endpoint = servers(lambda h: (code, {"Location": elsewhere.url + "/steal"}, b""))
+    with pytest.raises(StoreError, match=f"answered {code} with a redirect to {elsewhere.url}/steal; kg follows no"):
+        Endpoint(endpoint.url + "/sparql", user="kg", password="s3cret").query("SELECT ?id WHERE { ?s ?p ?id }")
+    assert len(endpoint.seen) == 1 and "Authorization" in endpoint.seen[0]
+    assert elsewhere.seen == []  # neither the credentials nor the query went anywhere else
+
+
+def test_an_unreachable_endpoint_is_one_line_without_the_password():
+    with pytest.raises(StoreError, match="cannot reach http://127.0.0.1:9/sparql") as caught:
+        Endpoint("http://kg:s3cret@127.0.0.1:9/sparql?key=abc", timeout=2).query("ASK { ?s ?p ?o }")
+    assert "s3cret" not in str(caught.value) and "abc" not in str(caught.value)
