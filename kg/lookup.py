@@ -23,7 +23,7 @@ kg.errors.NotFound: 'mem' matches 2 systems; give one of their ids: mem0--mem0-a
 >>> index.check_id("mem0--mem0")
 Traceback (most recent call last):
 ...
-kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: mem0--mem0-ai (Mem0)?
+kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: mem0--mem0-ai (Mem0), mem0-mcp--mem0-ai (Mem0 MCP (official))?
 """
 
 from __future__ import annotations
