@@ -109,9 +109,51 @@ def run_query(args: argparse.Namespace) -> int:
         target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth)
     else:
         target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
+    if query.name == "find" and queries.is_bundled(query) and args.format not in GRAPH_FORMATS + ("sparql-json",):
+        return _write_found(target, params, args)
     result = queries.run(target, query, params, iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
+
+
+GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
+
+
+def _write_found(target: Any, params: dict, args: argparse.Namespace) -> int:
+    """find's rows and its facet counts: json as {"rows", "facets"}; a table, then a table of
+    the counts; csv, tsv and jsonl the rows alone, the counts on stderr (a line per facet)."""
+    from .. import output
+    from ..find import find, Found
+
+    found: Found = find(target, params, iris(args))
+    fmt = args.format or "table"
+    if fmt == "json":
+        print(json.dumps(found.as_json(), indent=1, ensure_ascii=False))
+        return EXIT_OK
+    columns = [v for v in queries_columns()]
+    output.write_rows(found.rows, sys.stdout, fmt, columns)
+    counts = [{"facet": facet, "value": value, "systems": n} for facet, values in found.facets.items()
+              for value, n in values]
+    if fmt == "table":
+        print()
+        output.write_rows(counts, sys.stdout, "table", ["facet", "value", "systems"])
+    else:
+        for facet, values in found.facets.items():
+            if values:
+                err(f"facet {facet}: " + ", ".join(f"{value} ({n})" for value, n in values))
+    return EXIT_OK
+
+
+def queries_columns() -> list[str]:
+    """The columns of the find query, in its SELECT order."""
+    from .. import queries
+    from ..sparql.lexer import code_tokens
+
+    text = queries.load("find").text
+    tokens = code_tokens(text)
+    start = next(i for i, t in enumerate(tokens) if t.word == "SELECT")
+    end = next(i for i, t in enumerate(tokens) if t.word == "WHERE")
+    return [t.text[1:] for t in tokens[start:end] if t.kind == "var"]
 
 
 # -- analyze -------------------------------------------------------------------------
