@@ -44,6 +44,7 @@ PARAMS = {
     "show": {"id": "mem0--mem0-ai"},
     "substrate-risk": {"system": "OpenAI GPT family"},
     "coverage": {"by": "feature"},
+    "find": {"open": "true", "selfhost": "true", "protocol": "mcp", "section": "memory layers"},
 }
 UNORDERED = ("select-analysis-systems", "select-analysis-protocols", "show")  # no ORDER BY: compared as multisets
 
@@ -76,12 +77,19 @@ def test_the_server_holds_what_kg_push_would_write(remote, bundled_store):
     assert int(here["graphs"].value) > 900
 
 
+def _settled(name, term):
+    """A GROUP_CONCAT of find's taxonomy, whose parts come in no set order, made comparable."""
+    if name == "taxonomy" and term is not None:
+        return "; ".join(sorted(term.value.split("; ")))
+    return term
+
+
 def answer(result):
     if isinstance(result, QueryBoolean):
         return bool(result)
     if isinstance(result, QuerySolutions) or hasattr(result, "variables"):
         names = [v.value for v in result.variables]
-        return names, [tuple(row[n] for n in names) for row in result]
+        return names, [tuple(_settled(n, row[n]) for n in names) for row in result]
     return sorted(str(t) for t in result)
 
 
