@@ -154,3 +154,30 @@ def test_identical_boilerplate_is_not_agreement(bundled_store, records):
     for slug in real_same:
         ca, cb = records[a]["cells"][slug], records[b]["cells"][slug]
         assert ca["value"] == cb["value"] and ca["status"] in ("real-data", "estimate")
+
+
+# ---------------------------------------------------------------------------
+# protocol-adoption: assessed apart from not assessed
+
+
+def test_protocol_adoption_counts_assessed_apart(bundled_store, records):
+    assessed, researched = Counter(), Counter()
+    for rec in records.values():
+        readings = {}
+        for slug, key in (("mcp-support", "mcp"), ("a2a-support", "a2a"), ("otel", "opentelemetry")):
+            cell = rec["cells"].get(slug)
+            if cell and isinstance(cell.get("value"), str):
+                readings[key] = (normalise.protocol_mode(cell["value"], cell["status"]), cell["status"])
+        combined = rec["cells"].get("protocol-support")
+        if combined and isinstance(combined.get("value"), str) and combined["status"] in ("real-data", "estimate"):
+            for key, mode in normalise.protocols_in_support_cell(combined["value"]).items():
+                if readings.get(key, ("unknown",))[0] == "unknown":
+                    readings[key] = (mode, combined["status"])
+        for key, (mode, status) in readings.items():
+            researched[key] += 1
+            assessed[key] += status in ("real-data", "estimate") and mode in ("native", "adapter", "client", "none")
+    got = {r["protocol"]: r for r in rows(bundled_store, "protocol-adoption")}
+    for key in ("mcp", "a2a", "opentelemetry"):
+        assert int(got[key]["assessed"]) == assessed[key]
+        assert int(got[key]["not_assessed"]) == researched[key] - assessed[key]
+    assert assessed["mcp"] == 241  # 133 supporting + 108 researched "none"; 230 "searched not found" are not assessed
