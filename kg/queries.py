@@ -274,7 +274,8 @@ def resolve(select: Any, query: NamedQuery, values: Mapping[str, str]) -> dict[s
     id, or a name that matches no system or several, is NotFound."""
     from .lookup import SystemIndex
 
-    wanted = [p for p in query.params if p.type in SYSTEM_TYPES and values.get(p.name) is not None]
+    wanted = [p for p in query.params if p.type in SYSTEM_TYPES and values.get(p.name) is not None
+              and not _is_system_id(select, values[p.name])]  # an id that exists needs no index
     if not wanted:
         return dict(values)
     index = SystemIndex.read(select)
@@ -286,6 +287,16 @@ def resolve(select: Any, query: NamedQuery, values: Mapping[str, str]) -> dict[s
         except NotFound as err:
             raise NotFound(f"{query.name}: parameter {param.name}: {err}", err.candidates) from None
     return out
+
+
+_SYSTEM_ID = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+              "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+              "SELECT ?system WHERE { ?system a kg:System ; dcterms:identifier ?id } LIMIT 1")
+
+
+def _is_system_id(select: Any, value: str) -> bool:
+    """Whether ``value`` is the id of a system in the graph (one bound lookup, no index)."""
+    return ID_PATTERN.match(value) is not None and bool(select(bind(_SYSTEM_ID, {"id": Literal(value)})))
 
 
 def row_limit(query: NamedQuery, values: Mapping[str, str]) -> int | None:
