@@ -59,7 +59,7 @@ PARAMS: dict[str, dict[str, str]] = {
     "related": {"id": "mem0--mem0-ai"},
     "compare": {"a": "mem0--mem0-ai", "b": "zep-graphiti--getzep-com"},
     "recent": {"since": "2026-01-01"},
-    "substrate-risk": {"system": "claude"},
+    "substrate-risk": {"system": "anthropic-claude-foundation-models--anthropic-com"},
     "decay-cause": {"cause": "acquired"},
     "compliant-systems": {"framework": "SOC 2"},
     "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},
@@ -70,6 +70,17 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "show@seed record": ("show", {"id": "smolagents-memory--huggingface-co"}),
     "substrate-risk@by id": ("substrate-risk", {"system": "neo4j--neo4j-com"}),
     "compare@seed vs site": ("compare", {"a": "smolagents-memory--huggingface-co", "b": "mem0--mem0-ai"}),
+    "recent@20 most recent": ("recent", {}),
+    "recent@since quarter": ("recent", {"since": "2026-Q1", "limit": "1000"}),
+    "related@type+direction": ("related", {"id": "mem0--mem0-ai", "edge_type": "runtime-dependency",
+                                           "edge_direction": "incoming"}),
+    "substrate-risk@direct": ("substrate-risk", {"system": "anthropic-claude-foundation-models--anthropic-com",
+                                                 "direct": "true"}),
+    "coverage@by feature": ("coverage", {"by": "feature"}),
+    "search@padded text": ("search", {"text": "  Temporal  KNOWLEDGE graph "}),
+    "find@issue question": ("find", {"open": "true", "selfhost": "true", "protocol": "mcp",
+                                     "section": "memory layers"}),
+    "find@text+taxonomy": ("find", {"text": "graph", "storage": "graph"}),
 }
 
 

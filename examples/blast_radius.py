@@ -1,13 +1,14 @@
-"""Blast radius of a model provider: what depends on it at run time, directly or through others.
+"""Blast radius of a model provider: what depends on it, directly or through others.
 
 If Anthropic changes Claude's terms, or OpenAI retires a GPT model, which systems of
-the catalog are hit? A system is hit when it has a ``runtime-dependency`` edge to the
-provider, or to a system that is hit (the edges are read transitively). The path
-length is the number of runtime-dependency hops on the shortest path to the provider:
-1 means the system calls it directly.
+the catalog are hit? A system is hit when it depends on the provider, or on a system
+that is hit (the edges are read transitively). "Depends on" has one meaning in kg: a
+``runtime-dependency`` or ``built-on`` edge (the ``substrate-risk`` query and ``kg
+analyze``'s blast-radius count the same dependants). The path length is the number of
+edges on the shortest path to the provider: 1 means the system depends on it directly.
 
     python examples/blast_radius.py                       # Anthropic Claude and OpenAI GPT
-    python examples/blast_radius.py mem0--mem0-ai --edge-type built-on
+    python examples/blast_radius.py mem0--mem0-ai --edge-type runtime-dependency
     python examples/blast_radius.py --store ./kg-store --top 10
 
 Only the public API is used (``import kg``): ``kg.system_graph`` gives the systems and
@@ -24,6 +25,7 @@ import networkx as nx
 
 import kg
 
+DEPENDS_ON = ["runtime-dependency", "built-on"]  # kg's one meaning of "depends on"
 PROVIDERS = [
     "anthropic-claude-foundation-models--anthropic-com",
     "openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com",
@@ -43,12 +45,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="catalog ids (default: Anthropic Claude and OpenAI GPT)")
     parser.add_argument("--store", default="kg-store", help="store directory (default ./kg-store; built if missing)")
     parser.add_argument("--edge-type", action="append", metavar="TYPE",
-                        help="edge types to follow (repeatable; default runtime-dependency)")
+                        help="edge types to follow (repeatable; default runtime-dependency and built-on, "
+                             "kg's meaning of depends on)")
     parser.add_argument("--top", type=int, help="list only the nearest N dependants of each system")
     args = parser.parse_args(argv)
 
     store = kg.open_store(args.store, build=True, read_only=True)
-    graph = kg.system_graph(store, args.edge_type or ["runtime-dependency"], directed=True)
+    graph = kg.system_graph(store, args.edge_type or DEPENDS_ON, directed=True)
     for number, system in enumerate(args.systems):
         if system not in graph:
             print(f"no system {system!r} in the store (ids look like {PROVIDERS[0]})", file=sys.stderr)

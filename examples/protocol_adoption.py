@@ -3,7 +3,9 @@
 A system *supports* a protocol (MCP, A2A, OpenTelemetry) when the catalog reads its
 support as native, through an adapter, or as a client; "none found", "not
 applicable" and "unknown" do not count. Shares are of all the systems of the tier or
-section.
+section; a last table (and the chart's footnote) shows, per protocol, how many systems the
+catalog assessed (a finding in a researched cell) apart from those it never assessed (not
+applicable, searched and not found): a low share can mean "not assessed", not "no support".
 
     python examples/protocol_adoption.py                          # writes protocol-adoption.png
     python examples/protocol_adoption.py --store ./kg-store --out adoption.png
@@ -31,14 +33,21 @@ SUPPORTING = {"native", "adapter", "client"}
 TIERS = {1: "battle-tested", 2: "established OSS", 3: "peer-reviewed", 4: "preprint", 5: "theoretical"}
 
 
+ASSESSED: dict[str, dict[str, int]] = {}  # protocol -> {"assessed", "supporting", "not assessed"}
+
+
 def adoption(store: kg.GraphStore) -> tuple[dict, dict]:
-    """(by tier, by section): group -> {"systems": n, protocol: supporting systems}."""
+    """(by tier, by section): group -> {"systems": n, protocol: supporting systems}; fills ASSESSED."""
     tier_of, section_of, supports = {}, {}, defaultdict(set)
+    ASSESSED.clear()
     for row in kg.query(store, str(QUERY)):
         system = row["id"].value
         tier_of[system], section_of[system] = int(row["tier"].value), row["section"].value
+        counts = ASSESSED.setdefault(row["protocol"].value, {"assessed": 0, "supporting": 0, "not assessed": 0})
+        counts["assessed" if row["assessed"].value == "true" else "not assessed"] += 1
         if row["mode"].value in SUPPORTING:
             supports[system].add(row["protocol"].value)
+            counts["supporting"] += 1
     by_tier: dict = defaultdict(lambda: dict.fromkeys(["systems", *PROTOCOLS], 0))
     by_section: dict = defaultdict(lambda: dict.fromkeys(["systems", *PROTOCOLS], 0))
     for system in tier_of:
@@ -100,6 +109,9 @@ def draw(by_tier: dict, by_section: dict, path: Path) -> None:
     right.invert_yaxis()
     right.xaxis.tick_top()
     figure.colorbar(image, ax=right, label="share of the section's systems", shrink=0.5)
+    figure.text(0.01, 0.005, "assessed vs not assessed (not applicable, searched and not found): " + "; ".join(
+        f"{PROTOCOLS[p]} {ASSESSED[p]['supporting']} of {ASSESSED[p]['assessed']} assessed support it, "
+        f"{ASSESSED[p]['not assessed']} not assessed" for p in PROTOCOLS if p in ASSESSED), fontsize=8)
     figure.suptitle("Protocol adoption in the AI Agent Infrastructure Landscape "
                     "(native, adapter or client support)\nData: AI Agent Infrastructure Landscape, CC-BY-4.0")
     figure.savefig(path, dpi=100)
@@ -118,6 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     ordered = dict(sorted(by_section.items(), key=lambda kv: (-share(kv[1], "mcp"), -kv[1]["systems"], kv[0])))
     print_table("by primary section, most MCP first", ordered, str)
+    print()
+    print("assessed apart: systems with a finding for the protocol, and those never assessed")
+    for protocol, name in PROTOCOLS.items():
+        c = ASSESSED.get(protocol, {"assessed": 0, "supporting": 0, "not assessed": 0})
+        of = c["supporting"] / c["assessed"] if c["assessed"] else 0.0
+        print(f"{name:<13}  {c['supporting']:>4} of {c['assessed']:>4} assessed support it ({of:.1%}); "
+              f"{c['not assessed']:>4} not assessed")
     draw(by_tier, by_section, Path(args.out))
     print(f"wrote {args.out}", file=sys.stderr)
     return 0

@@ -76,11 +76,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from .errors import KgError, QueryError, RecordError, SourceError, StoreError, UsageError
+from .errors import KgError, NotFound, QueryError, RecordError, SourceError, StoreError, UsageError
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
 
 if TYPE_CHECKING:
+    from .endpoint import Endpoint
     from .ingestion import IngestReport
     from .queries import NamedQuery
     from .serve import App
@@ -139,14 +140,32 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph)
 
 
-def query(store: GraphStore, name: str | NamedQuery, params: Mapping[str, str] | None = None,
+def endpoint(url: str, *, user: str | None = None, password: str | None = None, auth: str = "basic",
+             timeout: float = 60.0) -> "Endpoint":
+    """A remote SPARQL 1.1 query endpoint that holds the pushed graph (union default graph),
+    to pass to :func:`query` instead of a store: the same bound query, the same rows
+    (``kg query NAME --endpoint URL``). Credentials go to ``url`` only; no redirect is followed.
+
+    >>> import kg
+    >>> kg.query(kg.endpoint("http://127.0.0.1:9/sparql", timeout=5), "info")
+    Traceback (most recent call last):
+    ...
+    kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
+    """
+    from .endpoint import Endpoint
+
+    return Endpoint(url, user=user, password=password, auth=auth, timeout=timeout)
+
+
+def query(store: "GraphStore | Endpoint", name: str | NamedQuery, params: Mapping[str, str] | None = None,
           iris: Iris | None = None) -> Any:
     """Run a named query from ``queries/`` (or the path of a ``.rq`` file), as ``kg query`` does.
 
     ``params`` maps parameter names to text values, checked against the types declared
     in the query's header and bound as RDF terms. SELECT gives a list of rows (dicts of
     variable name -> pyoxigraph term; unbound variables left out), ASK a bool,
-    CONSTRUCT a list of triples. :func:`named_queries` lists the queries.
+    CONSTRUCT a list of triples. :func:`named_queries` lists the queries. An id or a name
+    that names no system (or several) is :class:`NotFound`, never an empty answer.
 
     >>> import kg
     >>> kg.query(kg.GraphStore(), "search", {"text": "memory"})
@@ -166,7 +185,7 @@ def named_queries() -> list[NamedQuery]:
 
     >>> import kg
     >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
-    ['system']
+    ['system', 'direct']
     """
     from .queries import listing
 
@@ -243,12 +262,12 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # verbs
-    "ingest", "validate", "query", "export", "info", "analyze", "make_app", "push",
+    "ingest", "validate", "query", "export", "info", "analyze", "make_app", "push", "endpoint",
     # stores, graphs, queries
     "GraphStore", "open_store", "bundled_paths", "named_queries", "NamedQuery", "Iris",
     "system_graph", "vendor_graph", "protocol_graph", "license_graph",
     # results
     "IngestReport", "ValidationReport", "Analysis", "PushReport", "EXPORT_FORMATS", "ATTRIBUTION",
     # errors
-    "KgError", "SourceError", "RecordError", "StoreError", "QueryError", "UsageError",
+    "KgError", "SourceError", "RecordError", "StoreError", "QueryError", "UsageError", "NotFound",
 ]

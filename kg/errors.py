@@ -62,3 +62,12 @@ class StoreError(KgError):
 
 class QueryError(KgError):
     """A SPARQL query is malformed or its parameters do not fit."""
+
+
+class NotFound(KgError):
+    """An id or a name given to a query names no system, or a name matches several: not an
+    empty answer. ``candidates`` are close matches (unknown) or every match (ambiguous)."""
+
+    def __init__(self, message: str, candidates: list[tuple[str, str]] | None = None) -> None:
+        self.candidates = candidates or []
+        super().__init__(message)

@@ -20,6 +20,16 @@ A query file that is not one of the bundled queries is checked by the guard
 
 A ``limit`` parameter is not a variable: it caps the number of rows returned.
 
+Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date``, ``iri``,
+``period`` (YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD or an ISO timestamp, bound as the
+``xsd:date`` of its first day), ``id`` (a catalog id, bound as text), ``system`` (a catalog
+id, bound as the system's IRI), ``system-name`` (an id or words of one system's name,
+resolved to that system's IRI) and ``limit``. The option ``choices=a|b`` restricts a value
+to a closed set; ``fold`` trims and folds a string (case, white space, accents:
+:func:`kg.lookup.fold`) before it is bound. Before a query runs, every ``id``, ``system`` and ``system-name`` value is
+checked against the graph (:mod:`kg.lookup`): an unknown system is
+:class:`~kg.errors.NotFound`, with close matches, never an empty answer.
+
 >>> q = load("info")
 >>> q.name, bool(q.title)
 ('info', True)
@@ -34,11 +44,13 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
-from .errors import QueryError, UsageError
+from .errors import NotFound, QueryError, UsageError
+from .lookup import fold
+from .normalise.dates import since_period
 from .resources import resource_dir
 from .sparql.binding import bind
 from .sparql.guard import QueryRefused, check_query
@@ -46,8 +58,13 @@ from .sparql.lexer import variables
 from .store import GraphStore
 from .vocab import ID_PATTERN, XSD, Iris
 
+if TYPE_CHECKING:
+    from .endpoint import Endpoint
+
 QUERIES_DIR = resource_dir("queries")
-PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "system", "limit")
+PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "period", "id", "system", "system-name",
+               "limit")
+SYSTEM_TYPES = ("id", "system", "system-name")  # checked against the graph before a query runs
 HEADER_KEYS = ("title", "question", "returns")
 
 _HEADER = re.compile(r"^#\s*(title|question|param|returns|description)\s*:\s*(.*)$", re.IGNORECASE)
@@ -63,6 +80,8 @@ class Param:
     optional: bool = False
     default: str | None = None
     doc: str = ""
+    choices: tuple[str, ...] = ()
+    fold: bool = False  # the value is folded (kg.lookup.fold) before it is bound
 
 
 @dataclass
@@ -93,6 +112,10 @@ def _parse_param(spec_line: str, path: Path) -> Param:
             param.optional = True
         elif part.startswith("default="):
             param.default, param.optional = part[len("default="):].strip(), True
+        elif part == "fold":
+            param.fold = True
+        elif part.startswith("choices="):
+            param.choices = tuple(c.strip() for c in part[len("choices="):].split("|") if c.strip())
         else:
             raise QueryError(f"{path.name}: parameter {param.name}: unknown option {part!r}")
     return param
@@ -175,8 +198,14 @@ def load(name_or_path: str) -> NamedQuery:
 
 def to_term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
     """The RDF term for a parameter value given as text; a bad value is a QueryError."""
+    if param.choices and value not in param.choices:
+        raise QueryError(f"parameter {param.name}: {value!r} is not one of {', '.join(param.choices)}")
     try:
         if param.type == "string":
+            return Literal(fold(value) if param.fold else value)
+        if param.type == "period":
+            return Literal(since_period(value).start.isoformat(), datatype=XSD.date)
+        if param.type == "id":
             return Literal(value)
         if param.type == "integer":
             return Literal(str(int(value)), datatype=XSD.integer)
@@ -192,9 +221,10 @@ def to_term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
             return Literal(value, datatype=XSD.date)
         if param.type == "iri":
             return NamedNode(value)
-        if param.type == "system":
+        if param.type in ("system", "system-name"):
             if not ID_PATTERN.match(value):
-                raise ValueError("not a catalog id")
+                raise ValueError("not a catalog id" + (" (a name is resolved to an id only when the query runs)"
+                                                       if param.type == "system-name" else ""))
             return iris.system(value)
     except ValueError as err:
         raise QueryError(f"parameter {param.name}: {value!r} is not a valid {param.type} ({err})") from None
@@ -211,10 +241,11 @@ def _limit(param: Param, value: str) -> int:
     return n
 
 
-def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris) -> dict[str, Any]:
+def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris, *, resolved: bool = True) -> dict[str, Any]:
     """Typed terms for the given parameter values; checks names and required parameters.
 
-    A ``limit`` parameter gets no term (see :func:`row_limit`).
+    A ``limit`` parameter gets no term (see :func:`row_limit`). With ``resolved`` false,
+    a ``system-name`` value is only checked to be text (:func:`resolve` makes it an id).
     """
     declared = {p.name: p for p in query.params}
     unknown = sorted(set(values) - set(declared))
@@ -231,8 +262,41 @@ def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris) -> dict[s
         if param.type == "limit":
             _limit(param, value)
             continue
+        if param.type == "system-name" and not resolved:
+            continue
         out[param.name] = to_term(param, value, iris)
     return out
+
+
+def resolve(select: Any, query: NamedQuery, values: Mapping[str, str]) -> dict[str, str]:
+    """``values`` with every system parameter checked against the graph (``select``: SPARQL
+    text -> rows) and each ``system-name`` replaced by the id it resolves to; an unknown
+    id, or a name that matches no system or several, is NotFound."""
+    from .lookup import SystemIndex
+
+    wanted = [p for p in query.params if p.type in SYSTEM_TYPES and values.get(p.name) is not None
+              and not _is_system_id(select, values[p.name])]  # an id that exists needs no index
+    if not wanted:
+        return dict(values)
+    index = SystemIndex.read(select)
+    out = dict(values)
+    for param in wanted:
+        given = values[param.name]
+        try:
+            out[param.name] = index.resolve(given) if param.type == "system-name" else index.check_id(given)
+        except NotFound as err:
+            raise NotFound(f"{query.name}: parameter {param.name}: {err}", err.candidates) from None
+    return out
+
+
+_SYSTEM_ID = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+              "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+              "SELECT ?system WHERE { ?system a kg:System ; dcterms:identifier ?id } LIMIT 1")
+
+
+def _is_system_id(select: Any, value: str) -> bool:
+    """Whether ``value`` is the id of a system in the graph (one bound lookup, no index)."""
+    return ID_PATTERN.match(value) is not None and bool(select(bind(_SYSTEM_ID, {"id": Literal(value)})))
 
 
 def row_limit(query: NamedQuery, values: Mapping[str, str]) -> int | None:
@@ -280,17 +344,21 @@ def check_file(store: GraphStore, query: NamedQuery) -> None:
         raise QueryRefused(f"{query.path}: {err}") from None
 
 
-def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+def run(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
         iris: Iris | None = None) -> QuerySolutions | LimitedSolutions | QueryBoolean | QueryTriples:
     """Run a named query (or .rq file, or a loaded query) with its parameters bound.
 
     Returns pyoxigraph results: SELECT as ``QuerySolutions`` (``LimitedSolutions`` when the
     query has a ``limit`` parameter), ASK as ``QueryBoolean``, CONSTRUCT/DESCRIBE as
     ``QueryTriples``. A query file of the user's is checked by :func:`check_file` first.
+    ``store`` may also be a remote :class:`kg.endpoint.Endpoint`: the same bound text is
+    sent there and the answer comes back in the same types.
     """
     query = name_or_path if isinstance(name_or_path, NamedQuery) else load(name_or_path)
-    params = params or {}
-    check_file(store, query)
+    bindings(query, params or {}, iris or Iris(), resolved=False)  # bad values fail before the store is asked
+    params = resolve(store.select, query, params or {})
+    if isinstance(store, GraphStore):
+        check_file(store, query)
     result = store.query(bound_text(query, params, iris))
     limit = row_limit(query, params)
     if limit is not None and isinstance(result, QuerySolutions):
@@ -298,7 +366,7 @@ def run(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, 
     return result
 
 
-def query(store: GraphStore, name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
+def query(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: Mapping[str, str] | None = None,
           iris: Iris | None = None) -> Any:
     """Like :func:`run`, with the results in plain Python containers.
 

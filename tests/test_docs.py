@@ -197,7 +197,7 @@ def test_exit_codes_are_documented_the_same_everywhere():
     from kg.cli.common import EXIT_CODES
 
     codes = {getattr(cli, name): name for name in dir(cli) if name.startswith("EXIT_")}
-    assert sorted(codes) == sorted(EXIT_CODES) == [0, 1, 2, 3, 4, 5, 70, 130]
+    assert sorted(codes) == sorted(EXIT_CODES) == [0, 1, 2, 3, 4, 5, 6, 70, 130]
     text = README.read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| *(\d+) *\| *(.+?) *\|$", text, re.MULTILINE))
     assert sorted(int(code) for code in table) == sorted(EXIT_CODES)

@@ -119,7 +119,8 @@ def test_every_named_query_is_a_tool_with_its_header_as_schema(session):
     queries = listing()
     assert {q.name for q in queries} | OWN_TOOLS == set(tools)
     json_types = {"string": "string", "integer": "integer", "decimal": "number", "boolean": "boolean",
-                  "date": "string", "iri": "string", "system": "string", "limit": "integer"}
+                  "date": "string", "iri": "string", "system": "string", "id": "string", "system-name": "string",
+                  "period": "string", "limit": "integer"}
     for query in queries:
         tool = tools[query.name]
         schema = tool.input_schema
@@ -137,7 +138,8 @@ def test_every_named_query_is_a_tool_with_its_header_as_schema(session):
     search = tools["search"].input_schema["properties"]
     assert search["limit"] == {"type": "integer", "minimum": 0, "default": 50,
                                "description": "at most this many rows"}
-    assert tools["recent"].input_schema["properties"]["since"]["format"] == "date"
+    assert tools["recent"].input_schema["properties"]["since"]["pattern"].startswith("^\\d{4}")
+    assert tools["related"].input_schema["properties"]["edge_direction"]["enum"] == ["outgoing", "incoming"]
     assert tools["vendor-portfolio"].input_schema["properties"]["min_systems"]["default"] == 2
     assert tools["select-analysis-protocols"].input_schema["properties"]["every"]["type"] == "boolean"
     assert tools["sparql"].input_schema["required"] == ["query"]
@@ -165,7 +167,7 @@ def _dependents(edges: list[dict], target: str) -> dict[str, int]:
     """Every system that depends on ``target`` at run time, directly or not, with its distance."""
     depends_on: dict[str, set[str]] = {}
     for edge in edges:
-        if edge["type"] == "runtime-dependency":
+        if edge["type"] in ("runtime-dependency", "built-on"):  # kg's one meaning of "depends on"
             depends_on.setdefault(edge["target"], set()).add(edge["source"])
     distance, todo = {}, deque([(target, 0)])
     while todo:
@@ -236,7 +238,9 @@ def test_unknown_ids_are_tool_errors_not_empty_answers(session):
     assert "no system with id 'no-such--system'" in session.error("related", {"id": "no-such--system"})
     assert "no system" in session.error("compare", {"a": "mem0--mem0-ai", "b": "no-such--system"})
     assert "no system" in session.error("describe-system", {"id": "no-such--system"})
-    assert "no system name contains it" in session.error("substrate-risk", {"system": "zzzz no such name"})
+    assert "no system with that id or name" in session.error("substrate-risk", {"system": "zzzz no such name"})
+    ambiguous = session.error("substrate-risk", {"system": "memory"})  # several tiny-catalog names hold it
+    assert "matches" in ambiguous and "give one of their ids" in ambiguous
     assert "no system" in session.error("show", {"id": "Not An Id"})
 
 
@@ -245,7 +249,7 @@ def test_bad_arguments_are_tool_errors_that_say_what_the_tool_takes(session):
     assert "it takes: text, section, tier, limit" in session.error("search", {"text": "a", "colour": "red"})
     assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": "one"})
     assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": True})
-    assert "not a valid date" in session.error("recent", {"since": "yesterday"})
+    assert "not a valid period (expected YYYY, YYYY-Qn" in session.error("recent", {"since": "yesterday"})
     assert "not a valid limit" in session.error("search", {"text": "a", "limit": -1})
     assert "needs the argument query" in session.error("sparql", {})
     assert "unknown measure" in session.error("analyze", {"measures": ["fame"]})

@@ -36,6 +36,7 @@ XSD_LEXICAL = {
     "gYear": re.compile(r"\d{4}"),
     "gYearMonth": re.compile(r"\d{4}-(0[1-9]|1[0-2])"),
     "date": re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"),
+    "quarter": re.compile(r"\d{4}-Q[1-4]"),
 }
 
 
@@ -66,7 +67,8 @@ def test_seed_record(seed_record) -> None:
     assert languages(c["api-surface"]["value"]) == ("Python",)
     assert languages(c["runtimes"]["value"]) == ("Python",)
     assert first_date(c["created"]["value"]) == ("2024-12", "gYearMonth")
-    assert release_info(*v("latest-release")) == ("v1.26.0", ("2026-05-29", "date"))
+    version, when = release_info(*v("latest-release"))
+    assert (version, when.text, when.xsd_type) == ("v1.26.0", "2026-05-29", "date")
     assert github_repo(c["gh"]["value"], c["gh"]["citation"]) == ("huggingface", "smolagents")
     assert github_stars(c["gh"]["value"]) == 28800
     assert number(*v("integration-count")) == 0

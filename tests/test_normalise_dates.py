@@ -16,6 +16,7 @@ XSD_LEXICAL = {
     "gYear": re.compile(r"\d{4}"),
     "gYearMonth": re.compile(r"\d{4}-(0[1-9]|1[0-2])"),
     "date": re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"),
+    "quarter": re.compile(r"\d{4}-Q[1-4]"),
 }
 
 
@@ -26,7 +27,7 @@ XSD_LEXICAL = {
         ("2024-10", ("2024-10", "gYearMonth")),
         ("2026-05-29", ("2026-05-29", "date")),
         ("2023 (founded)", ("2023", "gYear")),
-        ("2024-Q4", ("2024", "gYear")),
+        ("2024-Q4", ("2024-Q4", "quarter")),
         ("2018-2019 (Storyflow project 2018; Voiceflow formally launched 2019)", ("2018", "gYear")),
         ("Announced 2026-04 (NVIDIA GTC season); GA H2 2026", ("2026-04", "gYearMonth")),
         ("2019-02 (Bard et al. arXiv 1902.00506)", ("2019-02", "gYearMonth")),
@@ -57,7 +58,7 @@ def test_dates_on_site_data(site_cells) -> None:
             assert XSD_LEXICAL[found[1]].fullmatch(found[0])
         if status == RD and re.match(r"\d{4}(-\d\d){0,2}\b", value):
             assert found and value.startswith(found[0]), value
-    assert types == {"gYearMonth": 488, "gYear": 377, "date": 28, None: 19}
+    assert types == {"gYearMonth": 488, "gYear": 375, "date": 28, "quarter": 2, None: 19}
 
 
 @pytest.mark.parametrize(
@@ -83,12 +84,14 @@ def test_dates_on_site_data(site_cells) -> None:
     ],
 )
 def test_release_info(text: str, status: str, expected) -> None:
-    assert release_info(text, status) == expected
+    version, when = release_info(text, status)
+    assert (version, None if when is None else (when.text, when.xsd_type)) == expected
 
 
 def test_releases_on_site_data(site_cells) -> None:
     for value, status in site_cells("latest-release"):
-        version, found = release_info(value, status)
+        version, when = release_info(value, status)
+        found = None if when is None else (when.text, when.xsd_type)
         if re.fullmatch(r"v?\d+(\.\d+)+ \d{4}-\d\d-\d\d", value):
             assert version == value.split()[0] and found == (value.split()[1], "date")
         if status != RD:

@@ -24,7 +24,7 @@ from pyoxigraph import Literal, NamedNode, QueryResultsFormat, Quad, RdfFormat, 
 
 from kg import normalise, output, queries
 from kg.cli import main
-from kg.errors import QueryError, UsageError
+from kg.errors import NotFound, QueryError, UsageError
 from kg.ingestion import ingest_batches
 from kg.mapping import feature_family, record_from_quads
 from kg.records import record_to_json
@@ -51,7 +51,7 @@ SAMPLE_PARAMS = {
     "related": {"id": "mem0--mem0-ai"},
     "search": {"text": "memory"},
     "show": {"id": "mem0--mem0-ai"},
-    "substrate-risk": {"system": "claude"},
+    "substrate-risk": {"system": "anthropic-claude-foundation-models--anthropic-com"},
 }
 
 
@@ -178,14 +178,21 @@ def test_every_query_runs_on_an_empty_store():
     for name in queries.available():
         query = queries.load(name)
         values = {p.name: _sample_value(p) for p in query.params if not p.optional}
+        if any(p.type in queries.SYSTEM_TYPES for p in query.params if not p.optional):
+            with pytest.raises(NotFound):  # no such system in an empty graph: not an empty answer
+                queries.query(store, name, values)
+            continue
         result = queries.query(store, name, values)
         if name not in ("coverage", "protocol-adoption"):  # these list their fixed categories
             assert result in ([], False), name
 
 
 def _sample_value(param):
+    if param.choices:
+        return param.choices[0]
     return {"string": "x", "integer": "1", "decimal": "1.5", "boolean": "true", "date": "2025-01-01",
-            "iri": "https://example.org/x", "system": "mem0", "limit": "5"}[param.type]
+            "iri": "https://example.org/x", "system": "mem0--mem0-ai", "id": "mem0--mem0-ai",
+            "system-name": "mem0", "period": "2025", "limit": "5"}[param.type]
 
 
 def test_list_is_the_bundled_queries():
@@ -241,17 +248,23 @@ def test_hostile_parameter_values_change_nothing(bundled_store, records, edges, 
     checked = 0
     for name in OWN_QUERIES:
         query = queries.load(name)
-        for param in (p for p in query.params if p.type == "string"):
+        for param in (p for p in query.params if p.type in ("string", "id", "system-name")):
             for value in HOSTILE:
                 values = {p.name: SAMPLE_PARAMS.get(name, {}).get(p.name, "x") for p in query.params
                           if not p.optional}
                 values[param.name] = value
-                if name == "search":
+                if param.choices:
+                    with pytest.raises(QueryError, match="is not one of"):
+                        queries.query(bundled_store, name, values)
+                elif param.type in ("id", "system-name") and not _names_one(records, value):
+                    with pytest.raises(NotFound):
+                        queries.query(bundled_store, name, values)
+                elif name == "search":
                     assert got_search(bundled_store, values) == expected_search(records, values)
                 elif name == "substrate-risk":
                     got = [(int(r["length"]), int(r["tier"]), r["name"], r["id"])
                            for r in rows(bundled_store, name, **values)]
-                    assert got == expected_substrate(records, edges, value)[1]
+                    assert got == [w[:4] for w in expected_substrate(records, edges, value)[1]]
                 elif name == "vendor-portfolio":
                     got = dict(got_portfolio(bundled_store, values))
                     assert got == expected_portfolio(site_catalog, seed_record, values)
@@ -269,8 +282,8 @@ def test_hostile_values_through_the_command_line(bundled_store, capsys):
     before = fingerprint(bundled_store)
     store = str(bundled_store.path)
     for value in ["} ; DROP ALL ; #", '" } DROP ALL { "']:
-        assert main(["query", "related", "--store", store, "-p", f"id={value}", "-f", "csv"]) == 0
-        assert capsys.readouterr().out.splitlines()[1:] == []
+        assert main(["query", "related", "--store", store, "-p", f"id={value}", "-f", "csv"]) == 6  # not found
+        assert capsys.readouterr().out == ""
     assert fingerprint(bundled_store) == before
 
 
@@ -357,12 +370,13 @@ def test_show_is_the_whole_record_and_its_edges(bundled_store, records, edges, i
     assert described_columns == {iris.column(slug).value for slug in records[rid]["cells"]}
 
 
-def test_show_unknown_system_is_empty(bundled_store):
-    assert queries.query(bundled_store, "show", {"id": "no-such-system"}) == []
+def test_show_unknown_system_is_not_found(bundled_store):
+    with pytest.raises(NotFound, match="no system with id 'no-such-system'"):
+        queries.query(bundled_store, "show", {"id": "no-such-system"})
 
 
 @pytest.mark.parametrize("rid", ["mem0--mem0-ai", "anthropic-claude-foundation-models--anthropic-com",
-                                 "neo4j--neo4j-com", "cognee--cognee-ai", "no-such-system"])
+                                 "neo4j--neo4j-com", "cognee--cognee-ai"])
 def test_related(bundled_store, records, edges, rid):
     per_type = Counter(e["type"] for e in edges if rid in (e["source"], e["target"]))
     want = []
@@ -379,8 +393,7 @@ def test_related(bundled_store, records, edges, rid):
     got = [(r["type"], r["direction"], r["other_id"], r.get("other_name"), r.get("evidence"), r.get("citation"),
             r.get("influential"), r["type_count"]) for r in rows(bundled_store, "related", id=rid)]
     assert got == want
-    if rid != "no-such-system":
-        assert want
+    assert want
 
 
 def _json_text(value):
@@ -402,29 +415,50 @@ def test_compare(bundled_store, records, edges, a, b):
     want = []
     for field, key in (("name", "name"), ("tier", "tier"), ("url", "url"), ("last-verified", "last_verified_at")):
         va, vb = ra.get(key), rb.get(key)
-        want.append(("record", field, None if va is None else str(va), None if vb is None else str(vb),
-                      str(va == vb and type(va) is type(vb)).lower()))
+        agreement = "empty" if va is None or vb is None else "same" if va == vb else "different"
+        want.append(("record", field, None if va is None else str(va), None if vb is None else str(vb), agreement))
     pa, pb = primary_section(ra), primary_section(rb)
-    want.append(("record", "primary-section", pa, pb, str(pa == pb).lower()))
+    want.append(("record", "primary-section", pa, pb, "empty" if None in (pa, pb) else
+                 "same" if pa == pb else "different"))
     for slug in sorted(set(ra["cells"]) | set(rb["cells"])):
         ca, cb = ra["cells"].get(slug), rb["cells"].get(slug)
         va = None if ca is None or ca.get("value") is None else ca["value"]
         vb = None if cb is None or cb.get("value") is None else cb["value"]
-        same = ca is not None and cb is not None and va == vb and type(va) is type(vb)
         want.append(("cell", slug, None if va is None else _json_text(va), None if vb is None else _json_text(vb),
-                     str(same).lower()))
+                     cell_agreement(ca, cb)))
     between = sorted((e["type"], e["source"], e["target"], e["evidence"]) for e in edges
                      if {e["source"], e["target"]} == {a, b} and a != b)
     want += [("edge", t, s, g, None) for t, s, g, _ in between]
     got = rows(bundled_store, "compare", a=a, b=b)
-    assert [(r["kind"], r["field"], r.get("a_value"), r.get("b_value"), r.get("same")) for r in got] == want
+    assert [(r["kind"], r["field"], r.get("a_value"), r.get("b_value"), r.get("agreement")) for r in got] == want
+    assert all((r.get("same") == "true") == (r.get("agreement") == "same") for r in got if r["kind"] != "edge")
     assert [r["evidence"] for r in got if r["kind"] == "edge"] == [ev for *_, ev in between]
     if (a, b) == ("cognee--cognee-ai", "neo4j--neo4j-com"):
         assert between
 
 
-def test_compare_unknown_system_is_empty(bundled_store):
-    assert rows(bundled_store, "compare", a="mem0--mem0-ai", b="no-such-system") == []
+BOILERPLATE_STATUSES = ("not-applicable", "depth-floor-reached", "no-data")
+BOILERPLATE_TEXT = re.compile(r"^\s*(not applicable|n/a|searched,? not found|no data)", re.IGNORECASE)
+
+
+def _is_boilerplate(cell):
+    return cell.get("status") in BOILERPLATE_STATUSES or bool(BOILERPLATE_TEXT.match(_json_text(cell["value"])))
+
+
+def cell_agreement(ca, cb):
+    """compare's agreement of two cells, from the JSON: empty, boilerplate, same or different."""
+    va = None if ca is None else ca.get("value")
+    vb = None if cb is None else cb.get("value")
+    if va is None or vb is None or _json_text(va) == "" or _json_text(vb) == "":
+        return "empty"
+    if _is_boilerplate(ca) or _is_boilerplate(cb):
+        return "boilerplate"
+    return "same" if va == vb and type(va) is type(vb) else "different"
+
+
+def test_compare_unknown_system_is_not_found(bundled_store):
+    with pytest.raises(NotFound, match="parameter b: no system with id 'no-such-system'"):
+        rows(bundled_store, "compare", a="mem0--mem0-ai", b="no-such-system")
 
 
 # ---------------------------------------------------------------------------
@@ -441,29 +475,32 @@ def test_sections(bundled_store, records):
     assert sum(int(r["systems"]) for r in got) == len(records)
 
 
-def _typed_date(found):
-    return None if found is None else found[0]
-
-
-@pytest.mark.parametrize("since", ["2026-05-01", "2025-06-15", "2024-01-01", "2030-01-01"])
-def test_recent(bundled_store, records, since):
+def expected_recent(records, since=None, limit=20):
+    """(id, name, date, basis) rows of the recent query, from the JSON, read with
+    kg.normalise's date reader (the mapping's specification; its own tests read the raw text)."""
     want = []
     for rid, rec in records.items():
-        release = created = None
+        when, basis = None, None
         cell = cell_text(rec, "latest-release")
         if cell is not None:
-            release = _typed_date(normalise.release_info(cell[0], cell[1])[1])
-        cell = cell_text(rec, "created")
-        if cell is not None and cell[1] in ("real-data", "estimate"):
-            created = _typed_date(normalise.first_date(cell[0]))
-        date = release or created
-        if date is not None and date >= since[:len(date)]:
-            want.append((rid, rec["name"], date, "latest-release" if release else "created"))
-    want.sort(key=lambda w: (w[1], w[0]))
-    want.sort(key=lambda w: w[2], reverse=True)
-    got = [(r["id"], r["name"], r["date"], r["basis"]) for r in rows(bundled_store, "recent", since=since)]
+            when, basis = normalise.release_info(cell[0], cell[1])[1], "latest-release"
+        if when is None:
+            cell = cell_text(rec, "created")
+            if cell is not None and cell[1] in ("real-data", "estimate"):
+                when, basis = normalise.created_date(cell[0]), "created"
+        if when is not None and (since is None or when.reaches(normalise.since_period(since))):
+            want.append(((-when.end.toordinal(), -when.start.toordinal(), rec["name"], rid),
+                         (rid, rec["name"], when.text, basis)))
+    return [row for _, row in sorted(want)][:limit]
+
+
+@pytest.mark.parametrize("params", [{"since": "2026-05-01"}, {"since": "2025-06-15", "limit": "1000"},
+                                    {"since": "2024", "limit": "1000"}, {"since": "2030-01-01"}, {}])
+def test_recent(bundled_store, records, params):
+    want = expected_recent(records, params.get("since"), int(params.get("limit", 20)))
+    got = [(r["id"], r["name"], r["date"], r["basis"]) for r in rows(bundled_store, "recent", **params)]
     assert got == want
-    if since == "2025-06-15":
+    if params.get("since") == "2025-06-15":
         assert want and any(b == "created" for *_, b in want) and any(b == "latest-release" for *_, b in want)
 
 
@@ -538,49 +575,80 @@ def test_eval_orphans(bundled_store, generated, records):
     assert got == want
 
 
-def _dependents(edges, target):
-    """Shortest runtime-dependency path length from each dependent to ``target`` (BFS on the JSON)."""
+DEPENDS_ON = ("runtime-dependency", "built-on")  # kg's one meaning of "depends on"
+
+
+def _dependents(edges, target, types=DEPENDS_ON):
+    """Shortest dependency path from each dependent to ``target`` (BFS on the JSON): its
+    length and the first path of that length in id order (the ids in between)."""
     depends_on_me = defaultdict(set)
     for e in edges:
-        if e["type"] == "runtime-dependency":
+        if e["type"] in types:
             depends_on_me[e["target"]].add(e["source"])
-    length, todo = {target: 0}, deque([target])
+    paths, todo = {target: ()}, deque([target])
     while todo:
         node = todo.popleft()
         for dependent in depends_on_me[node]:
-            if dependent not in length:
-                length[dependent] = length[node] + 1
-                todo.append(dependent)
-    del length[target]
-    return length
+            path = (node, *paths[node]) if node != target else ()
+            if dependent not in paths or (len(path) == len(paths[dependent]) and path < paths[dependent]):
+                if dependent not in paths:
+                    todo.append(dependent)
+                paths[dependent] = path
+    del paths[target]
+    return {d: len(path) + 1 for d, path in paths.items()}, paths
+
+
+def _fold(text):
+    import unicodedata
+
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return " ".join(bare.split()).lower()
+
+
+def _named(records, given):
+    """The ids a system-name value names, from the JSON: the id, else equal names, else names containing it."""
+    if given in records:
+        return [given]
+    exact = [rid for rid, rec in records.items() if _fold(rec["name"]) == _fold(given)]
+    return exact or [rid for rid, rec in records.items() if _fold(given) and _fold(given) in _fold(rec["name"])]
+
+
+def _names_one(records, given):
+    return len(_named(records, given)) == 1
 
 
 def expected_substrate(records, edges, given):
-    """(target, [(length, tier, name, id) ...]) of the substrate-risk query, from the JSON."""
-    incoming = Counter(e["target"] for e in edges if e["type"] == "runtime-dependency")
-    if given in records:
-        target = given
-    else:
-        candidates = [rid for rid, rec in records.items() if given.lower() in rec["name"].lower()]
-        target = min(candidates, key=lambda rid: (-incoming[rid], rid)) if candidates else None
-    if target is None:
+    """(target, [(length, tier, name, id, via) ...]) of the substrate-risk query, from the JSON."""
+    named = _named(records, given)
+    if len(named) != 1:
         return None, []
-    lengths = {d: n for d, n in _dependents(edges, target).items() if d in records}
-    return target, sorted((n, records[d]["tier"], records[d]["name"], d) for d, n in lengths.items())
+    target = named[0]
+    lengths, paths = _dependents(edges, target)
+    return target, sorted((lengths[d], records[d]["tier"], records[d]["name"], d, " > ".join(paths[d]))
+                          for d in lengths if d in records)
 
 
-@pytest.mark.parametrize("given", ["claude", "neo4j--neo4j-com", "OpenAI", "mem0", "Neo4j", "memory",
-                                   "no such thing"])
+@pytest.mark.parametrize("given", ["anthropic-claude-foundation-models--anthropic-com", "neo4j--neo4j-com",
+                                   "openai gpt family", "Mem0", "  NEO4J ", "model context protocol (mcp spec)"])
 def test_substrate_risk(bundled_store, records, edges, given):
     target, want = expected_substrate(records, edges, given)
     got = rows(bundled_store, "substrate-risk", system=given)
-    assert [(int(r["length"]), int(r["tier"]), r["name"], r["id"]) for r in got] == want
-    if target is not None:
-        assert {(r["target_id"], r["target_name"]) for r in got} <= {(target, records[target]["name"])}
-    if given in ("neo4j--neo4j-com", "Neo4j", "OpenAI"):
-        assert max(n for n, *_ in want) >= 2  # transitive dependents are found too
-    if given == "no such thing":
-        assert got == []
+    assert [(int(r["length"]), int(r["tier"]), r["name"], r["id"], r.get("via") or "") for r in got] == want
+    assert {(r["target_id"], r["target_name"]) for r in got} == {(target, records[target]["name"])}
+    if given in ("neo4j--neo4j-com", "  NEO4J ", "openai gpt family"):
+        assert max(n for n, *_ in want) >= 2  # transitive dependents are found too, with their path
+        assert all(via.count(" > ") == n - 2 for n, *_, via in want if n > 1)
+
+
+@pytest.mark.parametrize("given", ["claude", "OpenAI", "memory", "no such thing"])
+def test_substrate_risk_names_that_are_not_one_system(bundled_store, records, given):
+    named = _named(records, given)
+    assert len(named) != 1
+    with pytest.raises(NotFound) as caught:
+        rows(bundled_store, "substrate-risk", system=given)
+    if named:  # ambiguous: every candidate is listed
+        assert sorted(rid for rid, _ in caught.value.candidates) == sorted(named)
+        assert f"matches {len(named)} systems" in str(caught.value)
 
 
 def _decayed(records, cause=None):
@@ -849,7 +917,8 @@ def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
         {"head": {}, "boolean": False}
     assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) is False
     assert _cli(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
-    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 2
+    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")[0] == 2
+    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 6  # no such system
     assert _cli(capsys, "query", "no-such-query", "--store", store)[0] == 2
     assert _cli(capsys, "query", "search", "--store", store)[0] == 2  # missing --param text
     assert _cli(capsys, "query", "search", "--store", store, "-p", "text")[0] == 2
@@ -936,7 +1005,7 @@ def small_catalog(site_catalog, seed_record, edges_file):
     edges = edges_file["edges"]
     keep = {"neo4j--neo4j-com", "mem0--mem0-ai", "zep-graphiti--getzep-com", "cognee--cognee-ai",
             "anthropic-claude-foundation-models--anthropic-com", seed_record["id"]}
-    keep |= set(_dependents(edges, "neo4j--neo4j-com"))
+    keep |= set(_dependents(edges, "neo4j--neo4j-com")[0])
     records = [r for r in site_catalog["records"] if r["id"] in keep and r["id"] != seed_record["id"]]
     records.append(seed_record)
     kept_edges = [e for e in edges if e["source"] in keep and e["target"] in keep]

@@ -751,9 +751,13 @@ def test_query_form_runs_with_bound_parameters(app, expected):
 
 
 def test_query_form_refuses_missing_and_bad_parameters(app):
-    status, headers, body = fetch(app.url + "/queries/recent?run=1", accept="text/html")
+    status, headers, body = fetch(app.url + "/queries/show?run=1", accept="text/html")
     assert status == 400 and headers["Content-Type"].startswith("text/html")
-    assert "needs the parameter since" in body.decode()
+    assert "needs the parameter id" in body.decode()
+    # an unknown system is 404, not an empty answer (as in the API, the CLI and MCP)
+    status, headers, body = fetch(app.url + "/queries/show?id=mem0--mem0&run=1&format=json")
+    assert status == 404 and json.loads(body)["error"] == "not-found"
+    assert json.loads(body)["candidates"][0] == "mem0--mem0-ai" and "did you mean" in json.loads(body)["message"]
     status, headers, body = fetch(app.url + "/queries/search?text=x&tier=two&run=1&format=json")
     assert status == 400 and json.loads(body)["error"] == "bad-parameter" and "tier" in json.loads(body)["message"]
     assert fetch(app.url + "/queries/no-such-query")[0] == 404

@@ -142,6 +142,8 @@ def test_query_form_fields_are_typed_from_the_header():
     assert re.search(r'<input id="p-limit" name="limit" value="50" min="0" step="1" type="number">', text)
     assert '<form method="get" action="/queries/search"' in text and 'name="run"' in text
     recent = browse.query_page(queries.load("recent"), {}, "needs since", None, BASE, "http://h:1").decode()
-    assert 'type="date" required' in recent and 'role="alert">needs since<' in recent
+    since = re.search(r'<input id="p-since" name="since"[^>]*>', recent).group(0)  # a period: optional text
+    assert 'placeholder="YYYY, YYYY-Qn, YYYY-MM or YYYY-MM-DD" type="text"' in since and "required" not in since
+    assert 'role="alert">needs since<' in recent
     boolean = browse.query_page(queries.load("select-analysis-protocols"), {}, None, None, BASE, "h").decode()
     assert '<select id="p-every" name="every"><option value="">not given</option>' in boolean

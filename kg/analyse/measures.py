@@ -44,7 +44,8 @@ from .projections import Snapshot
 SEED = 20261129
 #: Directed dependency edges: PageRank flows along them (A -> B: A depends on B).
 DEPENDENCY_TYPES: tuple[str, ...] = ("runtime-dependency", "built-on", "integrates-with", "extends", "forks")
-#: Edges along which a change propagates to dependants (blast radius).
+#: Edges along which a change propagates to dependants (blast radius): kg's one meaning of
+#: "depends on", also that of the substrate-risk query and examples/blast_radius.py.
 BLAST_TYPES: tuple[str, ...] = ("runtime-dependency", "built-on")
 BACKENDS = ("auto", "networkx", "igraph")
 N = TypeVar("N", bound=Hashable)  # a node of a graph: a record id in the projections

@@ -10,6 +10,8 @@ Exit codes (a contract other tools may rely on):
         nothing was written
     4   store error (missing, locked or corrupt store; a remote store that cannot be reached)
     5   ingested, but some records or edges were set aside in the quarantine
+    6   not found: a query was given an id or name that matches no system (or several);
+        the message names close matches or the candidates
     70  an unexpected failure inside kg (a bug): one line names what failed; --debug prints
         the traceback
     130 interrupted
@@ -25,13 +27,14 @@ import sys
 import traceback
 from typing import Sequence
 
-from ..errors import InputRejected, KgError, QueryError, SourceError, StoreError, UsageError, safe_text
-from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUARANTINE, EXIT_STORE, EXIT_USAGE,
+from ..errors import InputRejected, KgError, NotFound, QueryError, SourceError, StoreError, UsageError, safe_text
+from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOT_FOUND, EXIT_OK, EXIT_QUARANTINE, EXIT_STORE,
+                     EXIT_USAGE,
                      EXIT_VIOLATIONS, ISSUES_URL, err)
 from .parser import build_parser, command_in
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_VIOLATIONS", "EXIT_USAGE", "EXIT_INPUT", "EXIT_STORE",
-           "EXIT_QUARANTINE", "EXIT_INTERNAL"]
+           "EXIT_QUARANTINE", "EXIT_NOT_FOUND", "EXIT_INTERNAL"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as error:
         err(f"kg: error: {error}")
         return EXIT_STORE
+    except NotFound as error:
+        err(f"kg: error: {safe_text(error, 600)}")
+        return EXIT_NOT_FOUND
     except (UsageError, QueryError) as error:
         err(f"kg: error: {safe_text(error, 400)}")
         return EXIT_USAGE

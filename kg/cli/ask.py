@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
 from .common import EXIT_OK, err, existing_store, iris, positive, query_params, stage_printer
@@ -34,6 +34,14 @@ def options_query(p: argparse.ArgumentParser) -> None:
                    help="list the named queries: name, question, and parameters with their types and defaults")
     p.add_argument("--sparql", action="store_true",
                    help="print the query with its parameters bound instead of running it")
+    p.add_argument("--endpoint", metavar="URL",
+                   help="ask a remote SPARQL 1.1 query endpoint holding the pushed graph (union default graph) "
+                        "instead of the store; same parameters, same rows")
+    p.add_argument("--user", metavar="USER", help="with --endpoint: user name for HTTP authentication")
+    p.add_argument("--password", metavar="PASSWORD",
+                   help="with --endpoint: password (default: $KG_ENDPOINT_PASSWORD)")
+    p.add_argument("--auth", choices=("basic", "digest"), default="basic",
+                   help="with --endpoint: HTTP authentication scheme (default basic)")
     add_format_option(p, graphs=True)
 
 
@@ -92,10 +100,60 @@ def run_query(args: argparse.Namespace) -> int:
     if args.sparql:
         sys.stdout.write(queries.bound_text(query, params, iris(args)).rstrip("\n") + "\n")
         return EXIT_OK
-    store = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
-    result = queries.run(store, query, params, iris(args))
+    if args.endpoint:
+        import os
+
+        from ..endpoint import Endpoint
+
+        password = args.password if args.password is not None else os.environ.get("KG_ENDPOINT_PASSWORD")
+        target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth)
+    else:
+        target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
+    if query.name == "find" and queries.is_bundled(query) and args.format not in GRAPH_FORMATS + ("sparql-json",):
+        return _write_found(target, params, args)
+    result = queries.run(target, query, params, iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
+
+
+GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
+
+
+def _write_found(target: Any, params: dict, args: argparse.Namespace) -> int:
+    """find's rows and its facet counts: json as {"rows", "facets"}; a table, then a table of
+    the counts; csv, tsv and jsonl the rows alone, the counts on stderr (a line per facet)."""
+    from .. import output
+    from ..find import find, Found
+
+    found: Found = find(target, params, iris(args))
+    fmt = args.format or "table"
+    if fmt == "json":
+        print(json.dumps(found.as_json(), indent=1, ensure_ascii=False))
+        return EXIT_OK
+    columns = [v for v in queries_columns()]
+    output.write_rows(found.rows, sys.stdout, fmt, columns)
+    counts = [{"facet": facet, "value": value, "systems": n} for facet, values in found.facets.items()
+              for value, n in values]
+    if fmt == "table":
+        print()
+        output.write_rows(counts, sys.stdout, "table", ["facet", "value", "systems"])
+    else:
+        for facet, values in found.facets.items():
+            if values:
+                err(f"facet {facet}: " + ", ".join(f"{value} ({n})" for value, n in values))
+    return EXIT_OK
+
+
+def queries_columns() -> list[str]:
+    """The columns of the find query, in its SELECT order."""
+    from .. import queries
+    from ..sparql.lexer import code_tokens
+
+    text = queries.load("find").text
+    tokens = code_tokens(text)
+    start = next(i for i, t in enumerate(tokens) if t.word == "SELECT")
+    end = next(i for i, t in enumerate(tokens) if t.word == "WHERE")
+    return [t.text[1:] for t in tokens[start:end] if t.kind == "var"]
 
 
 # -- analyze -------------------------------------------------------------------------

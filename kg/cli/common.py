@@ -22,6 +22,7 @@ EXIT_USAGE = 2
 EXIT_INPUT = 3
 EXIT_STORE = 4
 EXIT_QUARANTINE = 5
+EXIT_NOT_FOUND = 6
 EXIT_INTERNAL = 70  # an unexpected failure (a bug in kg): sysexits' EX_SOFTWARE
 EXIT_INTERRUPTED = 130
 
@@ -35,6 +36,8 @@ EXIT_CODES = {
     EXIT_STORE: "store error (no store yet, locked by another process, a remote store that cannot be "
                 "reached or differs after kg push)",
     EXIT_QUARANTINE: "ingested, but some records or edges were quarantined",
+    EXIT_NOT_FOUND: "not found (a query was given an id or a name that matches no system, or a name that "
+                    "several systems match): the message lists close matches or the candidates",
     EXIT_INTERNAL: "an unexpected failure inside kg (a bug): one line says what failed; --debug shows "
                    "the traceback",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C)",

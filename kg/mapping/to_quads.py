@@ -420,23 +420,29 @@ def _languages(w: _Writer, s: NamedNode, record: Record) -> None:
         w.add(s, SCHEMA.programmingLanguage, Literal(lang))
 
 
-def _typed_date(found: tuple[str, str]) -> Literal:
-    return Literal(found[0], datatype=XSD.term(found[1]))
+def _date_quads(w: _Writer, s: NamedNode, found: "normalise.Period", written: NamedNode, start: NamedNode,
+                end: NamedNode) -> None:
+    """A date as written (xsd:gYear, xsd:gYearMonth, xsd:date; a quarter as its text, which
+    XSD cannot type) and the first and last day it covers, for comparisons at its precision."""
+    xsd_type = found.xsd_type
+    w.add(s, written, Literal(found.text, datatype=XSD.term(xsd_type)) if xsd_type else Literal(found.text))
+    w.add(s, start, Literal(found.start.isoformat(), datatype=XSD.date))
+    w.add(s, end, Literal(found.end.isoformat(), datatype=XSD.date))
 
 
 def _dates(w: _Writer, s: NamedNode, record: Record) -> None:
     created = _cell_text(record, "created")
     if created is not None and created[1] in ("real-data", "estimate"):
-        found = normalise.first_date(created[0])
+        found = normalise.created_date(created[0])  # the start of the first date or range
         if found is not None:
-            w.add(s, KG.created, _typed_date(found))
+            _date_quads(w, s, found, KG.created, KG.createdStart, KG.createdEnd)
     release = _cell_text(record, "latest-release")
     if release is not None:
-        version, found = normalise.release_info(release[0], release[1])
+        version, when = normalise.release_info(release[0], release[1])  # the end of the latest
         if version:
             w.add(s, KG.latestVersion, Literal(version))
-        if found is not None:
-            w.add(s, KG.latestReleaseDate, _typed_date(found))
+        if when is not None:
+            _date_quads(w, s, when, KG.latestReleaseDate, KG.latestReleaseStart, KG.latestReleaseEnd)
 
 
 def _numbers(w: _Writer, s: NamedNode, record: Record) -> None:

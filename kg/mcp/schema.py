@@ -34,6 +34,9 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "date": {"type": "string", "format": "date"},
     "iri": {"type": "string", "format": "iri"},
     "system": {"type": "string", "pattern": ID_PATTERN.pattern},
+    "id": {"type": "string", "pattern": ID_PATTERN.pattern},
+    "system-name": {"type": "string"},
+    "period": {"type": "string", "pattern": r"^\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?$"},
     "limit": {"type": "integer", "minimum": 0},
 }
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -76,6 +79,8 @@ def default_value(param: Param) -> Any:
 def property_schema(param: Param) -> dict[str, Any]:
     """The JSON Schema of one parameter: its type (and format), description and default."""
     schema = dict(PARAM_SCHEMAS[param.type])
+    if param.choices:
+        schema["enum"] = list(param.choices)
     if param.doc:
         schema["description"] = param.doc
     default = default_value(param)

@@ -25,7 +25,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from ..errors import KgError, QueryError, UsageError
-from ..queries import NamedQuery, listing
+from ..queries import NamedQuery, listing, resolve
 from ..vocab import ID_PATTERN
 from . import analysis, schema, systems
 from .engine import Engine
@@ -121,7 +121,8 @@ class Tools:
             return own(arguments)
         query = self.queries[name]
         params = schema.query_params(query, arguments)
-        systems.check_ids(self.engine.version(), self.engine.iris, query, params)
+        # an unknown id or an ambiguous name is NotFound (a tool error), as in the CLI and serve
+        params = resolve(self.engine.version().select, query, params)
         return self.engine.named(query, params)
 
     def _analyze(self, arguments: dict[str, Any]) -> dict[str, Any]:

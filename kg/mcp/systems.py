@@ -1,75 +1,33 @@
 """One system for the tools: whether an id names one, and its record, edges and centrality as JSON.
 
-An id that names no system is an error here, never an empty answer: the named queries
-that take a catalog id (a ``system`` parameter, or one whose description says "catalog
-id") have their ids checked before they run, and so has the ``describe-system`` tool.
-A parameter whose description also allows "text found in the system's name" passes
-when some system's name contains it.
+An id that names no system is an error here, never an empty answer: the ``describe-system``
+tool checks its id as the named queries check theirs (:func:`kg.queries.resolve`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pyoxigraph import Literal, NamedNode, QueryBoolean
+from pyoxigraph import Literal, NamedNode
 
-from ..errors import UsageError, safe_text
+from ..lookup import SystemIndex
 from ..mapping import edges_from_quads, record_from_quads
 from ..output import plain_json
-from ..queries import NamedQuery, Param
 from ..records import edge_to_json, record_to_json
 from ..store import GraphStore
 from ..vocab import KG, RDF, Iris, is_record_id
-
-_NAME_CONTAINS = """
-PREFIX kg: <https://w3id.org/agent-landscape/ontology#>
-PREFIX schema: <https://schema.org/>
-ASK { ?system a kg:System ; schema:name ?name . FILTER(CONTAINS(LCASE(?name), LCASE(STR(?text)))) }
-"""
-
 
 def system_exists(store: GraphStore, iris: Iris, system_id: str) -> bool:
     """Whether ``system_id`` is a catalog id of a system in the store."""
     return is_record_id(system_id) and store.contains(iris.system(system_id), RDF.type, KG.System)
 
 
-def _unknown(system_id: str, what: str = "system") -> UsageError:
-    return UsageError(f"no {what} with id {safe_text(system_id, 120)!r} in this store; "
-                      "the search tool finds a system's id from words of its name")
-
-
 def require_system(store: GraphStore, iris: Iris, system_id: str) -> NamedNode:
-    """The IRI of the system ``system_id``; an unknown id is a UsageError."""
+    """The IRI of the system ``system_id``; an unknown id is NotFound with close matches
+    (:mod:`kg.lookup`, as for the named queries)."""
     if not system_exists(store, iris, system_id):
-        raise _unknown(system_id)
+        SystemIndex.read(store.select).check_id(system_id)
     return iris.system(system_id)
-
-
-def id_params(query: NamedQuery) -> list[Param]:
-    """The parameters of a query that name a system by its catalog id."""
-    return [p for p in query.params if p.type == "system" or "catalog id" in p.doc.lower()]
-
-
-def _name_fallback(param: Param) -> bool:
-    return "name" in param.doc.lower()
-
-
-def name_matches(store: GraphStore, text: str) -> bool:
-    """Whether some system's name contains ``text`` (case-insensitive), as the queries match names."""
-    result = store.query(_NAME_CONTAINS, {"text": Literal(text)})
-    return isinstance(result, QueryBoolean) and bool(result)
-
-
-def check_ids(store: GraphStore, iris: Iris, query: NamedQuery, params: Mapping[str, str]) -> None:
-    """Raise UsageError when an id parameter names no system (and no name matches, where allowed)."""
-    for param in id_params(query):
-        value = params.get(param.name)
-        if value is None or system_exists(store, iris, value):
-            continue
-        if _name_fallback(param) and name_matches(store, value):
-            continue
-        what = "system (and no system name contains it)" if _name_fallback(param) else "system"
-        raise UsageError(f"{query.name}: argument {param.name}: " + str(_unknown(value, what)))
 
 
 def _edges(store: GraphStore, iris: Iris, system: NamedNode) -> list[dict[str, Any]]:

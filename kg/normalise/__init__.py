@@ -33,7 +33,7 @@ Conventions:
 from __future__ import annotations
 
 from .compliance import compliance_frameworks
-from .dates import first_date, release_info
+from .dates import Period, created_date, first_date, release_date, release_info, since_period
 from .deployment import deployment_kind
 from .features import feature_state
 from .github import github_repo, github_stars
@@ -49,6 +49,7 @@ __all__ = [
     "MULTI_LABEL_SUFFIXES",
     "OSI_APPROVED",
     "PROTOCOL_MODES",
+    "Period",
     "SPDX_IDS",
     "VendorInfo",
     "DEPTH_FLOOR",
@@ -59,6 +60,7 @@ __all__ = [
     "compliance_frameworks",
     "deployment_kind",
     "feature_state",
+    "created_date",
     "first_date",
     "github_repo",
     "github_stars",
@@ -69,7 +71,9 @@ __all__ = [
     "protocols_in_support_cell",
     "publication_venue",
     "registrable_domain",
+    "release_date",
     "release_info",
+    "since_period",
     "spdx_license",
     "vendor_of",
 ]

@@ -19,7 +19,9 @@ FACET_TITLES = {"section": "Section", "tier": "Tier", "protocol": "Protocol", "m
 FIELDS = {
     "string": {"type": "text"}, "integer": {"type": "number", "step": "1"},
     "decimal": {"type": "number", "step": "any"}, "date": {"type": "date"}, "iri": {"type": "url"},
-    "system": {"type": "text"},
+    "system": {"type": "text"}, "id": {"type": "text"}, "system-name": {"type": "text"},
+    "period": {"type": "text", "pattern": r"\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?",
+               "placeholder": "YYYY, YYYY-Qn, YYYY-MM or YYYY-MM-DD"},
     "limit": {"type": "number", "step": "1", "min": "0"},
 }
 

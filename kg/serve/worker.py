@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, Triple, parse_query_results
 from pyoxigraph import serialize as serialize_rdf
 
-from ..errors import QueryError, StoreError, UsageError, safe_text
+from ..errors import NotFound, QueryError, StoreError, UsageError, safe_text
 from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
@@ -266,11 +266,17 @@ class Worker:
         # a form sends its empty fields: an empty optional field is one not given
         optional = {p.name for p in query.params if p.optional or p.type != "string"}
         values = {k: v for k, v in msg["values"].items() if v != "" or k not in optional}
-        fmt, result, error = msg["format"], None, None
+        fmt, result, error, status = msg["format"], None, None, 400
         if msg["run"]:
             try:
+                queries.bindings(query, values, self.iris, resolved=False)
+                values = queries.resolve(self.store.select, query, values)  # an unknown system is 404
                 text = queries.bound_text(query, values, self.iris)
                 limit = queries.row_limit(query, values)
+            except NotFound as err:
+                error, status = str(err), 404
+                if fmt != "html":
+                    raise Reply(404, "not-found", error, candidates=[c[0] for c in err.candidates]) from None
             except QueryError as err:
                 error = str(err).replace("needs --param ", "needs the parameter ")  # said for the CLI
                 if fmt != "html":
@@ -283,7 +289,7 @@ class Worker:
                 result = self.query({**inner, "render": False})
         page = browse.query_page(query, values, error, result, self.iris.base, msg["base_url"])
         reply = self._body("html", page, msg)
-        reply["status"] = 400 if error else 200
+        reply["status"] = status if error else 200
         return reply
 
     # -- entity pages --------------------------------------------------------

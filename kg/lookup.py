@@ -1,0 +1,102 @@
+"""Which system an id or a name given to a query means, checked against the graph first:
+an unknown id is :class:`~kg.errors.NotFound` with close matches, never an empty answer.
+
+Two parameter types of the named queries name systems (:mod:`kg.queries`):
+
+- ``id``: a catalog id; it must be the id of a system in the graph;
+- ``system-name``: a catalog id, else words of a system's name. An exact id wins, then a
+  name equal to the text, then the one name that contains it; a text that several names
+  contain is ambiguous, and the error lists them.
+
+Names are compared folded (:func:`fold`): case, runs of white space and diacritics do not
+count. Close matches come from :mod:`difflib` over the ids and the folded names.
+
+>>> fold("  Café   Graphiti ")
+'cafe graphiti'
+>>> index = SystemIndex({"mem0--mem0-ai": "Mem0", "mem0-mcp--mem0-ai": "Mem0 MCP (official)", "zep--getzep-com": "Zep"})
+>>> index.resolve("mem0")
+'mem0--mem0-ai'
+>>> index.resolve("mem")
+Traceback (most recent call last):
+...
+kg.errors.NotFound: 'mem' matches 2 systems; give one of their ids: mem0--mem0-ai (Mem0), mem0-mcp--mem0-ai (Mem0 MCP (official))
+>>> index.check_id("mem0--mem0")
+Traceback (most recent call last):
+...
+kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: mem0--mem0-ai (Mem0), mem0-mcp--mem0-ai (Mem0 MCP (official))?
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import Any, Callable, Mapping
+
+from .errors import NotFound, safe_text
+
+_SPACE = re.compile(r"\s+")
+SHOWN = 10  # candidates named in one message
+
+
+def fold(text: str) -> str:
+    """``text`` trimmed, lower-cased, white space runs made one space, diacritics dropped
+    (what the search query does to each field in SPARQL)."""
+    decomposed = unicodedata.normalize("NFD", text)  # canonical only: "²" stays itself
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACE.sub(" ", bare).strip().lower()  # lower, as SPARQL's LCASE
+
+
+class SystemIndex:
+    """The ids and names of the graph's systems (id -> name)."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = dict(names)
+        self._folded = {rid: fold(name) for rid, name in self.names.items()}
+
+    @classmethod
+    def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "SystemIndex":
+        """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query."""
+        from .queries import load
+
+        rows = select(load("select-system-names").text)
+        return cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
+
+    def _shown(self, ids: list[str]) -> str:
+        listed = ", ".join(f"{rid} ({safe_text(self.names[rid], 60)})" for rid in ids[:SHOWN])
+        return listed + (f", and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
+
+    def close_matches(self, text: str) -> list[str]:
+        """Ids whose id or name is close to ``text``, best first."""
+        by_id = difflib.get_close_matches(text, list(self.names), n=5, cutoff=0.6)
+        by_name_text = difflib.get_close_matches(fold(text), list(self._folded.values()), n=5, cutoff=0.6)
+        by_name = [rid for name in by_name_text for rid, folded in self._folded.items() if folded == name]
+        return list(dict.fromkeys(by_id + by_name))[:5]
+
+    def _not_found(self, what: str) -> NotFound:
+        close = self.close_matches(what)
+        hint = f"; did you mean: {self._shown(close)}?" if close else "; the search query finds ids from words of a name"
+        return NotFound(f"no system with id {safe_text(what, 120)!r} in this graph{hint}",
+                        [(rid, self.names[rid]) for rid in close])
+
+    def check_id(self, system_id: str) -> str:
+        """``system_id`` when it is a system's id; else NotFound with close matches."""
+        if system_id in self.names:
+            return system_id
+        raise self._not_found(system_id)
+
+    def resolve(self, text: str) -> str:
+        """The id of the one system ``text`` names (an id, a name, or words of one name)."""
+        if text in self.names:
+            return text
+        wanted = fold(text)
+        exact = [rid for rid, name in self._folded.items() if name == wanted]
+        matches = exact or [rid for rid, name in self._folded.items() if wanted and wanted in name]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            error = self._not_found(text)
+            raise NotFound(str(error).replace("with id", "with that id or name", 1), error.candidates)
+        matches.sort()
+        raise NotFound(f"{safe_text(text, 120)!r} matches {len(matches)} systems; give one of their ids: "
+                       f"{self._shown(matches)}", [(rid, self.names[rid]) for rid in matches])
