@@ -390,12 +390,20 @@ def test_edges_to_missing_records_and_unknown_types_go_in_with_a_warning(base, t
     file = write(tmp_path, "edges.json", json.dumps({"edges": edges}))
     code, lines = ingest(capsys, store, file)
     assert code == EXIT_OK
-    warnings = [line for line in lines if line.startswith("warning: ")]
+    warnings = [line for line in lines if line.startswith("warning: ") and "(rule " not in line]
     assert warnings == [
         f"warning: {file}: [1] {known} -> {base['records'][1]['id']}: type: unknown edge type 'loves': "
         "kept as a relation without a direct link (kg validate reports it)",
         f"warning: {file}: [0] {known} -> not-yet-here: target: 'not-yet-here' is not a record in the store "
         "(yet); edge kept",
+    ]
+    # the edges' rule findings at ingest: neither cites a URL, and 'loves' is no edge type
+    other = base["records"][1]["id"]
+    assert [line for line in lines if line.startswith("warning: ") and "(rule " in line] == [
+        f"warning: {file}: [0] {known} -> not-yet-here: citation: An edge cites one http(s) URL. (rule EdgeCitation)",
+        f"warning: {file}: [1] {known} -> {other}: citation: An edge cites one http(s) URL. (rule EdgeCitation)",
+        f"warning: {file}: [1] {known} -> {other}: type: An edge's type is one of the 10 edge types. "
+        "(rule EdgeType; value 'loves')",
     ]
     s = GraphStore(store)
     assert s.count(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?r {KG.edgeType} ?t }}") == 2

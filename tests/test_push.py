@@ -108,6 +108,7 @@ def remote_select(url: str, query: str) -> list[dict]:
     sparql.setMethod(POST)
     sparql.setReturnFormat(JSON)
     sparql.setQuery(query)
+    sparql.queryType = "SELECT"  # SPARQLWrapper's own guess can take a header comment for an update
     return sparql.queryAndConvert()["results"]["bindings"]
 
 

@@ -45,6 +45,7 @@ PARAMS = {
     "substrate-risk": {"system": "OpenAI GPT family"},
     "coverage": {"by": "feature"},
     "find": {"open": "true", "selfhost": "true", "protocol": "mcp", "section": "memory layers"},
+    "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},  # the seed record's own history
 }
 UNORDERED = ("select-analysis-systems", "select-analysis-protocols", "show")  # no ORDER BY: compared as multisets
 

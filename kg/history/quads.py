@@ -124,9 +124,9 @@ def _edge(out: _Out, iris: Iris, node: NamedNode, cs: NamedNode, change: EdgeCha
     out.add(node, KG.changeKind, Literal(change.kind))
     out.add(node, KG.edgeSource, iris.system(edge["source"]))
     out.add(node, KG.edgeTarget, iris.system(edge["target"]))
-    out.add(node, KG.edgeType, Literal(edge["type"]))
+    out.add(node, KG.edgeChangeType, Literal(edge["type"]))
     if isinstance(edge.get("evidence"), str):
-        out.add(node, KG.evidence, Literal(edge["evidence"]))
+        out.add(node, KG.edgeChangeEvidence, Literal(edge["evidence"]))
     for predicate, side in ((KG.fromValue, change.before), (KG.toValue, change.after)):
         if isinstance(side, dict) and "evidence" in side:
             out.add(node, predicate, value_literal(side["evidence"]))
