@@ -115,7 +115,9 @@ def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
 
 def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, iris: Iris | None = None, *,
            strict: bool = False, progress: Callable[[int, int], None] | None = None,
-           format: str | None = None, graph: str | None = None) -> IngestReport:
+           format: str | None = None, graph: str | None = None, gate: str | None = None,
+           max_cells: int | None = None, max_record_bytes: int | None = None,
+           replace_all: bool = False) -> IngestReport:
     """Ingest catalog files, record files, folders, JSON Lines and RDF files (``kg ingest``)
     into ``store``.
 
@@ -125,6 +127,10 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     is written. ``progress`` is called with (records done, records in all). RDF files
     (Turtle, N-Triples, N-Quads, TriG, JSON-LD, RDF/XML: by extension, or ``format``) go
     into the graphs they name, their triples into ``graph`` or the default graph.
+    ``gate`` ("violation" or "warning") holds back records that break a rule that
+    severe, keeping their stored versions; ``max_cells`` and ``max_record_bytes`` cap a
+    record (defaults: ``kg ingest``'s); ``replace_all`` removes stored records the input
+    lacks. Rule findings are in ``report.findings``, the changeset in ``report.changeset``.
 
     >>> import kg
     >>> store = kg.GraphStore()
@@ -133,11 +139,14 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     >>> report.records, report.edges, report.quarantined
     (1, 0, [])
     """
-    from .ingestion import ingest_paths
+    from .ingestion import DEFAULT_CAPS, ingest_paths
     from .sources import bundled_paths
 
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
-    return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph)
+    caps = (max_cells if max_cells is not None else DEFAULT_CAPS[0],
+            max_record_bytes if max_record_bytes is not None else DEFAULT_CAPS[1])
+    return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph,
+                        gate=gate, caps=caps, replace_all=replace_all)
 
 
 def endpoint(url: str, *, user: str | None = None, password: str | None = None, auth: str = "basic",
