@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 from hypothesis import Phase, settings
@@ -206,3 +208,31 @@ def monolithic_of(iris):
         return made[key]
 
     return report
+
+
+@pytest.fixture()
+def listener() -> Iterator[tuple[str, list[str]]]:
+    """A local HTTP server that records the path of every request it gets and answers 500:
+    (its SPARQL URL, the paths). SERVICE, LOAD or a remote FROM must never reach it."""
+    hits: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            hits.append(self.path)
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_POST = do_GET  # noqa: N815
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/sparql", hits
+    finally:
+        server.shutdown()
+        server.server_close()

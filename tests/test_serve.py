@@ -23,7 +23,6 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from html.parser import HTMLParser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -117,31 +116,6 @@ def small_store(tmp_path_factory) -> Path:
     del store
     gc.collect()
     return path
-
-
-@pytest.fixture()
-def listener():
-    """A local HTTP server that records every request: SERVICE or LOAD must never reach it."""
-    hits: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            hits.append(self.path)
-            self.send_response(500)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_POST = do_GET  # noqa: N815
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/sparql", hits
-    server.shutdown()
-    server.server_close()
 
 
 def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, ctype: str | None = None,

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import textwrap
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from pyoxigraph import NamedNode, Quad, Store
@@ -25,39 +24,6 @@ from kg.sparql.lexer import code_tokens
 from kg.store import GraphStore
 
 LOCAL = "https://example.org/graph/local"
-
-
-@pytest.fixture(scope="module")
-def server():
-    """A local HTTP server that records every request: SERVICE or LOAD must never reach it."""
-    hits: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            hits.append(self.path)
-            self.send_response(500)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_POST = do_GET  # noqa: N815
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/sparql", hits
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture()
-def listener(server):
-    """The server's URL and the requests it saw during this test."""
-    url, hits = server
-    hits.clear()
-    return url, hits
 
 
 @pytest.fixture()
