@@ -161,20 +161,12 @@ def _members(window: _Window) -> Iterator[tuple[Any, Any]]:
             else:
                 while True:
                     yield _ITEM, window.value()
-                    after = window.peek()
-                    window.pos += 1
-                    if after == "]":
+                    if _ends(window, "]"):
                         break
-                    if after != ",":
-                        raise window.fail("Expecting ',' delimiter", window.pos - 1)
         else:
             yield key, window.value()
-        after = window.peek()
-        window.pos += 1
-        if after == "}":
+        if _ends(window, "}"):
             break
-        if after != ",":
-            raise window.fail("Expecting ',' delimiter", window.pos - 1)
     if window.peek():
         raise _NotCatalog  # more after the object: JSON Lines, or an error the whole-file reader names
 
@@ -245,12 +237,8 @@ def _list_items(window: _Window) -> Iterator[Any]:
     else:
         while True:
             yield window.value()
-            after = window.peek()
-            window.pos += 1
-            if after == "]":
+            if _ends(window, "]"):
                 break
-            if after != ",":
-                raise window.fail("Expecting ',' delimiter", window.pos - 1)
     if window.peek():
         raise window.fail("Extra data")
 
@@ -401,3 +389,15 @@ def scan_file(path: str | Path, source: str | None = None, limit: int = MAX_ITEM
     """A large JSON file as a stream of its records: JSON Lines, a catalog or a top-level list, else read whole."""
     return (scan_lines(path, source, limit) or scan_catalog(path, source) or scan_list(path, source)
             or scan_whole(path, source, limit))
+
+
+def _ends(window: _Window, close: str) -> bool:
+    """Step over the delimiter after a value: True at ``close`` (the container ends), False
+    at a comma; anything else is the error the json module would raise."""
+    after = window.peek()
+    window.pos += 1
+    if after == close:
+        return True
+    if after != ",":
+        raise window.fail("Expecting ',' delimiter", window.pos - 1)
+    return False
