@@ -10,6 +10,7 @@ bundled store; tests of one feature (a format, an option) use the tiny one.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
@@ -81,6 +82,18 @@ def bundled_ingest(tmp_path_factory):
 def bundled_store(bundled_ingest) -> GraphStore:
     """The bundled catalog (912 records, the seed record, 528 edges) in an on-disk store."""
     return bundled_ingest[0]
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory) -> Path:
+    """A writable on-disk store holding only the seed record (no analysis graph), one per test file."""
+    path = tmp_path_factory.mktemp("small") / "store"
+    store = GraphStore(path)
+    ingest_paths(store, [str(DATA / "seed-record.json")])
+    store.flush()
+    del store
+    gc.collect()
+    return path
 
 
 # The longest test files start first, so that the workers of pytest-xdist (a file each,

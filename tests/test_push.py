@@ -10,7 +10,6 @@ authentication are checked through a small proxy that demands them.
 from __future__ import annotations
 
 import base64
-import gc
 import hashlib
 import secrets
 import shutil
@@ -34,7 +33,6 @@ from kg.ingestion import ingest_paths
 from kg.remote import push
 from kg.store import GraphStore
 
-ROOT = Path(__file__).resolve().parent.parent
 PREFIXES = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
             "PREFIX schema: <https://schema.org/>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n")
 
@@ -89,17 +87,6 @@ def oxigraph(tmp_path):
     server = OxigraphServer(tmp_path / "oxigraph")
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def small_store(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("push-small") / "store"
-    store = GraphStore(path)
-    ingest_paths(store, [str(ROOT / "data" / "seed-record.json")])
-    store.flush()
-    del store
-    gc.collect()
-    return path
 
 
 def remote_select(url: str, query: str) -> list[dict]:

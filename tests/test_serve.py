@@ -106,18 +106,6 @@ def endpoint(app) -> str:
     return app.url + "/sparql"
 
 
-@pytest.fixture(scope="module")
-def small_store(tmp_path_factory) -> Path:
-    """A writable store holding only the seed record (no analysis graph)."""
-    path = tmp_path_factory.mktemp("small") / "store"
-    store = GraphStore(path)
-    ingest_paths(store, [str(ROOT / "data" / "seed-record.json")])
-    store.flush()
-    del store
-    gc.collect()
-    return path
-
-
 def fetch(url: str, *, accept: str | None = None, data: bytes | None = None, ctype: str | None = None,
           headers: dict | None = None, method: str | None = None) -> tuple[int, Any, bytes]:
     request = urllib.request.Request(url, data=data, method=method)

@@ -16,28 +16,14 @@ import socket
 import threading
 import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
-from kg.ingestion import ingest_paths
 from kg.serve import make_app
 from kg.store import GraphStore
 
-ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "s3cret-token-for-tests-0123456789"
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
-
-
-@pytest.fixture(scope="module")
-def store_dir(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("edge") / "store"
-    store = GraphStore(path)
-    ingest_paths(store, [str(ROOT / "data" / "seed-record.json")])
-    store.flush()
-    del store
-    gc.collect()
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +32,9 @@ def log() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server(store_dir, log):
+def server(small_store, log):
     """A server with small caps and a one-second request deadline."""
-    with make_app(store_dir, port=0, workers=1, timeout=1.5, allow_update=True, token=TOKEN, log=log.append,
+    with make_app(small_store, port=0, workers=1, timeout=1.5, allow_update=True, token=TOKEN, log=log.append,
                   max_connections=12, max_connections_per_client=4, request_seconds=1.0) as app:
         yield app
 
@@ -268,14 +254,14 @@ def test_access_log_has_no_query_strings(server, log):
 # The ASGI app on its own: mounted in another app
 
 
-def test_create_app_mounts_in_another_asgi_app(store_dir):
+def test_create_app_mounts_in_another_asgi_app(small_store):
     from starlette.applications import Starlette
     from starlette.routing import Mount
     from starlette.testclient import TestClient
 
     from kg.serve import create_app
 
-    outer = Starlette(routes=[Mount("/kg", app=create_app(store_dir, workers=1, allowed_hosts=("testserver",)))])
+    outer = Starlette(routes=[Mount("/kg", app=create_app(small_store, workers=1, allowed_hosts=("testserver",)))])
     with TestClient(outer) as client:
         answer = client.get("/kg/sparql", params={"query": "ASK { ?s ?p ?o }"},
                             headers={"Accept": "application/sparql-results+json"})
@@ -291,7 +277,7 @@ def test_create_app_mounts_in_another_asgi_app(store_dir):
 # XML answers never hold a character XML 1.0 forbids
 
 
-def test_xml_answers_refuse_a_character_xml_forbids(server, store_dir):
+def test_xml_answers_refuse_a_character_xml_forbids(server, small_store):
     """A literal holding U+0001 (written while the server runs: its worker moves to that
     version) gets 406 as SPARQL XML or RDF/XML, and its exact value as JSON; the XML
     answers that are sent parse as XML."""
@@ -303,7 +289,7 @@ def test_xml_answers_refuse_a_character_xml_forbids(server, store_dir):
 
     base = "https://w3id.org/agent-landscape/id/"
     graph, subject, p = NamedNode(base + "xml-test"), NamedNode(base + "xml-test/thing"), NamedNode(base + "p")
-    writer = GraphStore(store_dir)
+    writer = GraphStore(small_store)
     writer.add([Quad(subject, p, Literal("a\x01b"), graph), Quad(subject, p, Literal("clean <&>"), graph)])
     del writer
     gc.collect()
@@ -337,7 +323,7 @@ def test_xml_answers_refuse_a_character_xml_forbids(server, store_dir):
         literal = ElementTree.fromstring(body).find(".//{http://www.w3.org/2005/sparql-results#}literal")
         assert literal is not None and literal.text == "clean <&>"
     finally:
-        writer = GraphStore(store_dir)
+        writer = GraphStore(small_store)
         writer.remove_graphs([graph])
         del writer
         gc.collect()
