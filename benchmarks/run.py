@@ -51,7 +51,7 @@ and its plot are rendered from them (``--report-only RESULTS.json`` renders agai
 
 ``--quick`` is the CI-sized run (tests/test_benchmarks.py): one repeat, no
 profiles, one warm run per query, two export formats (Turtle and catalog JSON), the
-floor and the rdflib baseline on the first 60 records only.
+floor and the rdflib baseline on the first 20 records only.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ DEFAULT_SEED = 20261129
 CHANGED = 100  # records changed for the incremental revalidation
 EXPORT_FORMATS = ("turtle", "jsonld", "nquads", "catalog-json")
 QUICK_EXPORT_FORMATS = ("turtle", "catalog-json")  # --quick: one RDF writer and the JSON rebuild
-QUICK_SUBSET = 60  # records of the rdflib baseline in --quick runs
+QUICK_SUBSET = 20  # records of the rdflib baseline in --quick runs
 
 # stage -> the baseline stage it is compared with (same size)
 RATIOS = {
@@ -1315,7 +1315,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("```")
     add("")
     add("Generated data and stores go to `--work` (default `/tmp/kg-bench`; the catalogs are cached there while "
-        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 240 "
+        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 120 "
         "--repeats 1 --quick` (tests/test_benchmarks.py).")
     add("")
     text = "\n".join(lines)

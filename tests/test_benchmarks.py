@@ -1,10 +1,10 @@
-"""The benchmark harness at CI size: ``benchmarks/run.py --sizes 240 --repeats 1 --quick``.
+"""The benchmark harness at CI size: ``benchmarks/run.py --sizes 120 --repeats 1 --quick``.
 
-It runs every stage once on a 240-record full-shape catalog (the rdflib baseline on a
+It runs every stage once on a 120-record full-shape catalog (the rdflib baseline on a
 subset), so the benchmark code keeps working. The checks are on the shape and sanity
-of the results, never on timings. 240 is small enough to be cheap and large enough for
+of the results, never on timings. 120 is small enough to be cheap and large enough for
 every stage to run as it does in the real runs: the re-ingest and revalidation of 100
-changed records, the 60-record baseline subset, a catalog that is not clean.
+changed records (a subset of the catalog), the baseline subset, a catalog that is not clean.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run.py"
-SIZE = 240  # records of the generated catalog
+SIZE = 120  # records of the generated catalog
 
 
 def _load_run():
@@ -102,7 +102,7 @@ def test_every_export_format_wrote_bytes(quick):
     assert set(run.QUICK_EXPORT_FORMATS) < set(run.EXPORT_FORMATS)
     sizes = {fmt: _only(results, f"export-{fmt}")["bytes"] for fmt in run.QUICK_EXPORT_FORMATS}
     assert all(size > 1_000_000 for size in sizes.values()), sizes
-    assert sizes["turtle"] < _only(results, "floor-ntriples")["bytes"] * SIZE / 60  # prefixes and grouping
+    assert sizes["turtle"] < _only(results, "floor-ntriples")["bytes"] * SIZE / run.QUICK_SUBSET  # prefixes, grouping
 
 
 def test_every_named_query_has_an_answer(quick):
@@ -128,19 +128,20 @@ def test_analyse_scored_the_systems(quick):
 
 
 def test_baselines_ran(quick):
-    _, results, _ = quick
+    run, results, _ = quick
     ingest = _only(results, "ingest")
     floor = _only(results, "floor-ntriples")
     _sane(floor)
     # the floor writes the records' and the relations' triples; the store also holds the
     # ontology, the catalog header and the dataset description
-    assert floor["limit"] == 60
-    assert 0.9 * ingest["quads"] * 60 / SIZE < floor["triples"] <= ingest["quads"]
+    subset = run.QUICK_SUBSET
+    assert floor["limit"] == subset < SIZE
+    assert 0.9 * ingest["quads"] * subset / SIZE < floor["triples"] <= ingest["quads"]
     for stage in ("rdflib-ingest", "rdflib-validate", "rdflib-exports", "rdflib-queries"):
-        run = _only(results, stage)
-        _sane(run)
-        assert run["limit"] == 60  # --quick: the rdflib pipeline on a subset
-    assert _only(results, "rdflib-ingest")["quads"] > 60 * 900
+        stage_run = _only(results, stage)
+        _sane(stage_run)
+        assert stage_run["limit"] == subset  # --quick: the rdflib pipeline on a subset
+    assert _only(results, "rdflib-ingest")["quads"] > subset * 900
     assert all("bytes" in got or "timeout_s" in got for got in _only(results, "rdflib-exports")["formats"].values())
 
 

@@ -1,6 +1,6 @@
 """SIGKILL during ``kg ingest``: the store is the whole previous version or the whole new one,
 quad for quad, never a mix, and the next writer's clean-up leaves nothing behind. A reduced run
-of ``benchmarks/crash_bench.py`` (a few kills on 120 records); the benchmark does 20 kills
+of ``benchmarks/crash_bench.py`` (a few kills on 60 records); the benchmark does 20 kills
 during a fresh build of the whole catalog (benchmarks/results/crash.md).
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+RECORDS = 60  # records per version (the benchmark kills builds of the whole catalog)
 
 
 def _bench():
@@ -24,7 +25,7 @@ def _bench():
 
 
 def _check(outcomes, info, allowed):
-    assert info["records"] == 120
+    assert info["records"] == RECORDS
     killed = [o for o in outcomes if not o.finished_before_kill]
     assert killed, "no run was killed"
     for outcome in outcomes:
@@ -40,7 +41,7 @@ def _check(outcomes, info, allowed):
 def test_sigkill_during_a_replace_leaves_all_old_or_all_new(tmp_path):
     bench = _bench()
     # the first half of a run is start-up and reading: aim most kills at the writing half
-    outcomes, info = bench.run(kills=5, records=120, seed=11, folder=tmp_path, recover_every=3,
+    outcomes, info = bench.run(kills=5, records=RECORDS, seed=11, folder=tmp_path, recover_every=3,
                                window=(0.4, 1.05), mode="replace")
     _check(outcomes, info, {"all old", "all new"})
 
@@ -48,7 +49,7 @@ def test_sigkill_during_a_replace_leaves_all_old_or_all_new(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_sigkill_during_a_fresh_build_leaves_no_store_or_all_new(tmp_path):
     bench = _bench()
-    outcomes, info = bench.run(kills=5, records=120, seed=5, folder=tmp_path, recover_every=3,
+    outcomes, info = bench.run(kills=5, records=RECORDS, seed=5, folder=tmp_path, recover_every=3,
                                window=(0.3, 1.05), mode="fresh")
     # "all old" of a fresh build: an empty store (generation 1, made before the ingest)
     _check(outcomes, info, {"no store", "all old", "all new"})
