@@ -109,9 +109,10 @@ class Recorder:
                 self.before[record.id] = stored_record(self.store, self.iris, record.id) \
                     if self.store.has_graph(graph) else {}
             before = self.before[record.id]
+            # a stored hash that differs means a change; without one (a store from before hashes) the JSON tells
             if not before:
                 self.changes[record.id] = RecordChange(record.id, ADDED)
-            elif content_hash(before) != digest:  # equal only for a store from before hashes
+            elif self.old_hash(record.id) is not None or content_hash(before) != digest:
                 self.changes[record.id] = RecordChange(record.id, CHANGED, diff_records(before, as_json))
 
     def finish(self, sources: list[str], *, edges: list[Any] | None = None, edges_header: dict | None = None,
