@@ -15,7 +15,7 @@ import hashlib
 import os
 from typing import Any, Iterable
 
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, Quad
 
 from ..mapping import edges_from_quads, header_from_quads, record_from_quads
 from ..records import Record, edge_to_json, record_to_json
@@ -55,17 +55,6 @@ def input_file(path: str) -> InputFile:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return InputFile(os.path.basename(path), os.path.getsize(path), digest.hexdigest())
-
-
-def stored_hashes(store: GraphStore, iris: Iris) -> dict[str, str]:
-    """Record id -> the content hash stored with its graph (every record: for tools and tests;
-    an ingest looks up only the records it is given, ``Recorder.old_hash``)."""
-    out = {}
-    for quad in store.match(None, KG.contentHash, None, iris.history_index_graph):
-        record_id = iris.record_graph_id(quad.subject)
-        if record_id is not None:
-            out[record_id] = literal_text(quad.object)
-    return out
 
 
 def stored_record(store: GraphStore, iris: Iris, record_id: str) -> dict:
