@@ -289,6 +289,35 @@ def test_checkout_into_rebuilds_a_store_at_an_earlier_changeset(tmp_path, tiny_p
     assert kg.mapping.catalog_json(rebuilt, iris)["records"] == _release(changed)[0]
 
 
+def test_the_recorder_reads_only_the_records_it_is_given(tmp_path, tiny_store, tiny_paths, monkeypatch):
+    """One changed record costs a look-up of its hash and a read of its own graph: the recorder
+    lists neither the store's graphs nor its hashes (it costs what changed, not the catalog)."""
+    from kg.history import Recorder
+    from kg.records import record_from_json
+    from kg.vocab import KG
+
+    tiny_store.backup(tmp_path / "store")
+    store, iris = GraphStore(tmp_path / "store"), Iris()
+    old = _load(Path(tiny_paths[0]))["records"][0]
+    new = copy.deepcopy(old)
+    new["cells"]["desc"]["value"] += " (changed)"
+    scans, real_match = [], GraphStore.match
+
+    def match(self, s=None, p=None, o=None, g=None):
+        if s is None:
+            scans.append((p, g))
+        return real_match(self, s, p, o, g)
+
+    monkeypatch.setattr(GraphStore, "match", match)
+    monkeypatch.setattr(GraphStore, "named_graphs", lambda self: pytest.fail("listed every graph of the store"))
+    recorder = Recorder(store, iris)
+    recorder.before_write([record_from_json(new)])
+    changeset = recorder.finish(["one-record.json"])
+    assert set(scans) == {(None, iris.record_graph(old["id"])), (KG.changesetNumber, None)}
+    assert [(c.record_id, c.kind, [(f.path, f.before, f.after) for f in c.fields]) for c in changeset.records] == [
+        (old["id"], "changed", [(("cells", "desc"), old["cells"]["desc"], new["cells"]["desc"])])]
+
+
 def test_a_failed_ingest_leaves_no_changeset(tmp_path, tiny_paths, monkeypatch):
     import kg.history.recorder as recorder
 
