@@ -88,20 +88,34 @@ def _timed_ingest(base: Path, work: Path, changed: Path, with_changeset: bool) -
     return seconds, quads
 
 
-def measure(size: int, repeats: int, folder: Path) -> dict:
+def build(size: int, folder: Path) -> dict:
+    """Generate ``size`` records and build the base store from them, once: with ``--work``, a base
+    store built by an earlier run (its ``built-SIZE.json`` beside it) is reused as it is."""
+    mark = folder / f"built-{size}.json"
+    if mark.is_file():
+        return dict(json.loads(mark.read_text(encoding="utf-8")), reused=True)
     data = folder / f"data-{size}"
     started = time.perf_counter()
     generate.write_catalog(size, data)
     generated = time.perf_counter() - started
     base = folder / f"base-{size}"
+    shutil.rmtree(base, ignore_errors=True)
     started = time.perf_counter()
     store = GraphStore(base)
     report = ingestion.ingest_paths(store, [str(data / "catalog.json"), str(data / "edges.json")])
     built = time.perf_counter() - started
     iris = Iris()
-    first = sum(1 for _ in store.quads(iris.changeset_graph(1)))
-    total = len(store)
+    facts = {"records": report.records, "edges": report.edges, "store_quads": len(store), "generate_s": generated,
+             "build_s": built, "first_changeset_quads": sum(1 for _ in store.quads(iris.changeset_graph(1))),
+             "load": os.getloadavg()[0]}
     del store
+    mark.write_text(json.dumps(facts), encoding="utf-8")
+    return facts
+
+
+def measure(size: int, repeats: int, folder: Path) -> dict:
+    facts = build(size, folder)
+    data, base = folder / f"data-{size}", folder / f"base-{size}"
     changed = folder / f"changed-{size}.json"
     _changed_records(data / "catalog.json", changed)
     times: dict[bool, list[float]] = {True: [], False: []}
@@ -113,10 +127,8 @@ def measure(size: int, repeats: int, folder: Path) -> dict:
             quads = counted or quads
     shutil.rmtree(folder / "work", ignore_errors=True)
     with_s, without_s = statistics.median(times[True]), statistics.median(times[False])
-    return {"records": report.records, "edges": report.edges, "store_quads": total, "generate_s": generated,
-            "build_s": built, "first_changeset_quads": first, "changeset_quads": quads,
-            "with_s": times[True], "without_s": times[False], "with_median_s": with_s,
-            "without_median_s": without_s, "ratio": with_s / without_s}
+    return {**facts, "changeset_quads": quads, "with_s": times[True], "without_s": times[False],
+            "with_median_s": with_s, "without_median_s": without_s, "ratio": with_s / without_s}
 
 
 def _markdown(results: list[dict], repeats: int) -> str:
@@ -151,12 +163,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[912, 9120])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "changesets.md"))
-    parser.add_argument("--work", help="folder for the data and stores (default: a temporary one)")
+    parser.add_argument("--work", help="folder for the data and stores, kept (default: a temporary one); "
+                                       "a base store built there by an earlier run is reused")
+    parser.add_argument("--build-only", action="store_true", help="build the base stores in --work, time nothing else")
     args = parser.parse_args(argv)
     ingestion.__dict__["_Recorder"] = ingestion.Recorder
     folder = Path(args.work or tempfile.mkdtemp(prefix="kg-changesets-"))
     folder.mkdir(parents=True, exist_ok=True)
     results = []
+    if args.build_only:
+        for size in args.sizes:
+            print(json.dumps(build(size, folder)), file=sys.stderr)
+        return 0
     for size in args.sizes:
         results.append(measure(size, args.repeats, folder))
         print(json.dumps({k: v for k, v in results[-1].items() if not isinstance(v, list)}), file=sys.stderr)

@@ -252,6 +252,72 @@ def test_streamed_ingest_in_batches_records_the_same_changeset(tmp_path, tiny_pa
         (_load(Path(tiny_paths[0]))["records"][0]["id"], "changed", ["desc"])]
 
 
+def _release(paths: list[str]) -> tuple[list[dict], list[dict]]:
+    """The records (in id order; a later file's version wins) and edges of a release, from its JSON files."""
+    site, seed, edges = (_load(Path(p)) for p in paths)
+    records = {r["id"]: r for r in site["records"]}
+    records[seed["id"]] = seed
+    return [records[rid] for rid in sorted(records)], edges["edges"]
+
+
+def test_checkout_into_rebuilds_a_store_at_an_earlier_changeset(tmp_path, tiny_paths, tiny_store, capsys):
+    source, target = str(tmp_path / "source"), str(tmp_path / "rebuilt")
+    changed = _modified_tiny(tiny_paths, tmp_path)
+    tiny_store.backup(source)  # the tiny catalog's ingest, changeset 1, in milliseconds
+    store, iris = GraphStore(source), Iris()
+    ingest_paths(store, changed)
+    assert main(["checkout", "1", "--into", target, "--store", source]) == 0
+    rebuilt = GraphStore.open_existing(target, read_only=True)
+    out = io.BytesIO()
+    kg.export(rebuilt, "catalog-json", out)
+    document = json.loads(out.getvalue())
+    assert (document["records"], document["edges"]) == _release(tiny_paths)
+    # the history up to changeset 1, as the source has it: its log ends there, its changes are queryable
+    assert changeset_numbers(rebuilt, iris) == [1]
+    assert set(rebuilt.quads(iris.changeset_graph(1))) == set(store.quads(iris.changeset_graph(1)))
+    capsys.readouterr()
+    assert main(["query", "changes", "--store", target, "-f", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["changeset"] for row in rows} == {1}
+    assert {row["id"] for row in rows if row["field"] is None} == {r["id"] for r in document["records"]}
+    # an existing store is replaced only when asked, in one write
+    assert main(["checkout", "2", "--into", target, "--store", source]) == 2
+    assert changeset_numbers(GraphStore.open_existing(target, read_only=True), iris) == [1]
+    assert main(["checkout", "2", "--into", target, "--store", source, "--force"]) == 0
+    rebuilt = GraphStore.open_existing(target, read_only=True)
+    assert changeset_numbers(rebuilt, iris) == [1, 2]
+    assert kg.mapping.catalog_json(rebuilt, iris)["records"] == _release(changed)[0]
+
+
+def test_the_recorder_reads_only_the_records_it_is_given(tmp_path, tiny_store, tiny_paths, monkeypatch):
+    """One changed record costs a look-up of its hash and a read of its own graph: the recorder
+    lists neither the store's graphs nor its hashes (it costs what changed, not the catalog)."""
+    from kg.history import Recorder
+    from kg.records import record_from_json
+    from kg.vocab import KG
+
+    tiny_store.backup(tmp_path / "store")
+    store, iris = GraphStore(tmp_path / "store"), Iris()
+    old = _load(Path(tiny_paths[0]))["records"][0]
+    new = copy.deepcopy(old)
+    new["cells"]["desc"]["value"] += " (changed)"
+    scans, real_match = [], GraphStore.match
+
+    def match(self, s=None, p=None, o=None, g=None):
+        if s is None:
+            scans.append((p, g))
+        return real_match(self, s, p, o, g)
+
+    monkeypatch.setattr(GraphStore, "match", match)
+    monkeypatch.setattr(GraphStore, "named_graphs", lambda self: pytest.fail("listed every graph of the store"))
+    recorder = Recorder(store, iris)
+    recorder.before_write([record_from_json(new)])
+    changeset = recorder.finish(["one-record.json"])
+    assert set(scans) == {(None, iris.record_graph(old["id"])), (KG.changesetNumber, None)}
+    assert [(c.record_id, c.kind, [(f.path, f.before, f.after) for f in c.fields]) for c in changeset.records] == [
+        (old["id"], "changed", [(("cells", "desc"), old["cells"]["desc"], new["cells"]["desc"])])]
+
+
 def test_a_failed_ingest_leaves_no_changeset(tmp_path, tiny_paths, monkeypatch):
     import kg.history.recorder as recorder
 

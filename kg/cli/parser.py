@@ -64,8 +64,8 @@ COMMANDS = (
     Command("diff", "what changed between two catalog files, or two changesets of the store, field by field "
             "(text, JSON, or the changeset as Turtle or TriG)", "kg diff 1 2   # or: kg diff old.json new.json",
             "history"),
-    Command("checkout", "write the catalog JSON exactly as it was ingested at a changeset",
-            "kg checkout 1 -o catalog-1.json", "history"),
+    Command("checkout", "write the catalog JSON exactly as it was ingested at a changeset, or rebuild a store "
+            "at it", "kg checkout 1 -o catalog-1.json   # or: kg checkout 1 --into kg-store-1", "history"),
     Command("docs", "regenerate the ontology's documentation (ontology/README.md and its diagram) "
             "from ontology/kg.ttl", "kg docs --check", "checks"),
 )

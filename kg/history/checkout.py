@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyoxigraph import Quad
+
 from ..errors import UsageError
 from ..mapping import catalog_records, edges_from_quads, header_from_quads
 from ..records import edge_to_json
@@ -100,3 +102,9 @@ def catalog_at(store: GraphStore, iris: Iris, number: int) -> dict[str, Any]:
 def catalogs_at(store: GraphStore, iris: Iris, numbers: list[int]) -> dict[int, dict[str, Any]]:
     """``catalog_at`` for several changesets, reading the current catalog once."""
     return {n: catalog_document(s) for n, s in snapshots_at(store, iris, numbers).items()}
+
+
+def history_quads(store: GraphStore, iris: Iris, number: int) -> list[Quad]:
+    """The quads of changesets 1 to ``number``: the history of the catalog up to that changeset
+    (what a store rebuilt at ``number`` carries, so its log ends there)."""
+    return [quad for n in changeset_numbers(store, iris) if n <= number for quad in store.quads(iris.changeset_graph(n))]

@@ -46,12 +46,10 @@ def diff_records(before: dict, after: dict) -> list[FieldDiff]:
     out = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key, ABSENT), after.get(key, ABSENT)
-        if same(old, new):
-            continue
-        if key in NESTED and isinstance(old, dict) and isinstance(new, dict):
+        if key in NESTED and isinstance(old, dict) and isinstance(new, dict):  # key by key, never whole
             out += [FieldDiff((key, sub), old.get(sub, ABSENT), new.get(sub, ABSENT))
                     for sub in sorted(set(old) | set(new)) if not same(old.get(sub, ABSENT), new.get(sub, ABSENT))]
-        else:
+        elif not same(old, new):
             out.append(FieldDiff((key,), old, new))
     return out
 

@@ -12,8 +12,10 @@ from .quads import changeset_from_quads
 
 
 def changeset_numbers(store: GraphStore, iris: Iris) -> list[int]:
-    """The numbers of the store's changesets, oldest first."""
-    return sorted(n for n in map(iris.changeset_number, store.named_graphs()) if n is not None)
+    """The numbers of the store's changesets, oldest first (read from their ``kg:changesetNumber``
+    quads: one a changeset, not a listing of every graph of the store)."""
+    graphs = {quad.graph_name for quad in store.match(None, KG.changesetNumber, None, None)}
+    return sorted(n for n in map(iris.changeset_number, graphs) if n is not None)
 
 
 def changeset_at(store: GraphStore, iris: Iris, number: int) -> Changeset:

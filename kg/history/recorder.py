@@ -15,7 +15,7 @@ import hashlib
 import os
 from typing import Any, Iterable
 
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, Quad
 
 from ..mapping import edges_from_quads, header_from_quads, record_from_quads
 from ..records import Record, edge_to_json, record_to_json
@@ -57,32 +57,33 @@ def input_file(path: str) -> InputFile:
     return InputFile(os.path.basename(path), os.path.getsize(path), digest.hexdigest())
 
 
-def stored_hashes(store: GraphStore, iris: Iris) -> dict[str, str]:
-    """Record id -> the content hash stored with its graph."""
-    out = {}
-    for quad in store.match(None, KG.contentHash, None, iris.history_index_graph):
-        record_id = iris.record_graph_id(quad.subject)
-        if record_id is not None:
-            out[record_id] = literal_text(quad.object)
-    return out
-
-
 def stored_record(store: GraphStore, iris: Iris, record_id: str) -> dict:
+    """The stored JSON of one record, from its own graph (one read of that graph, nothing else)."""
     return record_to_json(record_from_quads(store.quads(iris.record_graph(record_id)), iris, record_id))
 
 
 class Recorder:
-    """Collects one ingest's changes; see the module's docstring."""
+    """Collects one ingest's changes; see the module's docstring. It costs what the ingest
+    changes, not what the store holds: each record given costs one look-up of its stored
+    hash, and only a record whose hash differs is read back (``replace_all`` lists the
+    store's record graphs once, to find the records the release lacks)."""
 
     def __init__(self, store: GraphStore, iris: Iris) -> None:
         self.store, self.iris = store, iris
         self.started = now()
-        self.old_hashes = stored_hashes(store, iris)
-        self.stored = set(iris.stored_ids(store.named_graphs()))
+        self.old_hashes: dict[str, str | None] = {}  # looked up once per record given (None: no hash stored)
         self.new_hashes: dict[str, str] = {}
         self.before: dict[str, dict] = {}  # the stored JSON of records that changed
         self.changes: dict[str, RecordChange] = {}
         self.removed: list[str] = []
+
+    def old_hash(self, record_id: str) -> str | None:
+        """The content hash stored for a record before this ingest (None: none stored)."""
+        if record_id not in self.old_hashes:
+            found = next(iter(self.store.match(self.iris.record_graph(record_id), KG.contentHash, None,
+                                               self.iris.history_index_graph)), None)
+            self.old_hashes[record_id] = literal_text(found.object) if found is not None else None
+        return self.old_hashes[record_id]
 
     def before_write(self, records: Iterable[Record]) -> None:
         """Diff a batch of records against the stored versions (call before writing them)."""
@@ -90,15 +91,17 @@ class Recorder:
             as_json = record_to_json(record)
             digest = self.new_hashes[record.id] = content_hash(as_json)
             self.changes.pop(record.id, None)
-            if digest == self.old_hashes.get(record.id):
-                continue
-            if record.id not in self.stored:
-                self.changes[record.id] = RecordChange(record.id, ADDED)
+            if digest == self.old_hash(record.id):
                 continue
             if record.id not in self.before:  # a record given twice: keep the version from before the ingest
-                self.before[record.id] = stored_record(self.store, self.iris, record.id)
+                graph = self.iris.record_graph(record.id)
+                self.before[record.id] = stored_record(self.store, self.iris, record.id) \
+                    if self.store.has_graph(graph) else {}
             before = self.before[record.id]
-            if content_hash(before) != digest:  # equal only for a store from before hashes
+            # a stored hash that differs means a change; without one (a store from before hashes) the JSON tells
+            if not before:
+                self.changes[record.id] = RecordChange(record.id, ADDED)
+            elif self.old_hash(record.id) is not None or content_hash(before) != digest:
                 self.changes[record.id] = RecordChange(record.id, CHANGED, diff_records(before, as_json))
 
     def finish(self, sources: list[str], *, edges: list[Any] | None = None, edges_header: dict | None = None,
@@ -136,7 +139,8 @@ class Recorder:
             self.store.add(quads)
 
     def _remove_missing(self) -> None:
-        missing = sorted(self.stored - set(self.new_hashes))
+        # the store's record graphs now: those stored before plus those this ingest wrote (all given)
+        missing = sorted(set(self.iris.stored_ids(self.store.named_graphs())) - set(self.new_hashes))
         for record_id in missing:
             self.changes[record_id] = RecordChange(record_id, REMOVED,
                                                    before=stored_record(self.store, self.iris, record_id))
@@ -158,12 +162,11 @@ class Recorder:
 
     def _new_hash_quads(self) -> list[Quad]:
         return [self._hash_quad(rid, digest) for rid, digest in self.new_hashes.items()
-                if self.old_hashes.get(rid) != digest]
+                if self.old_hash(rid) != digest]
 
     def _drop_old_hashes(self) -> None:
-        stale = [self._hash_quad(rid, self.old_hashes[rid]) for rid in
-                 [r for r, d in self.new_hashes.items() if r in self.old_hashes and self.old_hashes[r] != d]
-                 + [r for r in self.removed if r in self.old_hashes]]
+        stale = [self._hash_quad(rid, old) for rid in [*self.new_hashes, *self.removed]
+                 if (old := self.old_hash(rid)) is not None and old != self.new_hashes.get(rid)]
         if stale:
             self.store.update("DELETE DATA {\n" + "\n".join(
                 f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in stale) + "\n}")
