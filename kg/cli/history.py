@@ -14,7 +14,6 @@ from .common import EXIT_OK, existing_store, iris
 if TYPE_CHECKING:
     from ..history import Changeset
     from ..history.compare import Snapshot
-    from ..store import GraphStore
 
 DIFF_FORMATS = ("text", "json", "turtle", "trig")
 CURRENT = ("current", "HEAD")
@@ -147,7 +146,11 @@ def run_checkout(args: argparse.Namespace) -> int:
     document = catalog_document(snapshot)
     counts = f"{len(document['records'])} records, {len(document['edges'])} edges"
     if args.into:
-        quads = _rebuild(args, source, snapshot)
+        from ..rebuild import rebuild_store
+
+        if args.store != ":memory:" and os.path.realpath(args.into) == os.path.realpath(args.store):
+            raise UsageError("--into names the store being read; give another folder")
+        quads = rebuild_store(source, snapshot, args.changeset, args.into, iris(args), force=args.force)
         print(f"rebuilt the store at changeset {args.changeset} in {args.into} ({counts}; {quads} quads)",
               file=sys.stderr)
     data = (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode()
@@ -159,47 +162,3 @@ def run_checkout(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     return EXIT_OK
-
-
-def _rebuild(args: argparse.Namespace, source: "GraphStore", snapshot: "Snapshot") -> int:
-    """A store in ``args.into`` holding ``snapshot`` and the history up to ``args.changeset``, written
-    in one session (all or nothing): the release goes in by the normal ingest, whose own first
-    changeset is then swapped for the source's changesets 1..N. Returns the store's quad count."""
-    from ..history import changeset_numbers
-    from ..history.checkout import history_quads
-    from ..ingestion import ingest_batches
-    from ..store import GraphStore
-
-    names = iris(args)
-    if args.store != ":memory:" and os.path.realpath(args.into) == os.path.realpath(args.store):
-        raise UsageError("--into names the store being read; give another folder")
-    history = history_quads(source, names, args.changeset)
-    target = GraphStore(args.into)  # a folder that is neither new, empty nor a kg store: StoreError
-    if len(target) and not args.force:
-        raise UsageError(f"{safe_text(args.into, 200)} holds a store already ({len(target)} quads); "
-                         "--force replaces it")
-    with target.transaction():
-        if len(target):
-            target.update("DROP ALL")
-        report = ingest_batches(target, _batches(snapshot, args.changeset), names)
-        if report.quarantined:  # a release that went in once: only a record cap or rule changed since
-            raise InputRejected(report.quarantined)
-        target.remove_graphs([names.changeset_graph(n) for n in changeset_numbers(target, names)])
-        if history:
-            target.add_bulk(history)
-    return len(target)
-
-
-def _batches(snapshot: "Snapshot", number: int) -> list[Any]:
-    """A snapshot as the batches an ingest reads: its records (with the catalog file's header,
-    when it had one), then its edges (with the edges file's header)."""
-    from ..sources import BULK, EDGES, RECORDS, Batch
-
-    name = f"changeset {number}"
-    found = snapshot.records or {}
-    records = [found[rid] for rid in sorted(found)]
-    header = snapshot.headers.get("catalog")
-    batches = [Batch(name, BULK if header is not None else RECORDS, records, header)] if records else []
-    if snapshot.edges:
-        batches.append(Batch(name, EDGES, list(snapshot.edges), snapshot.headers.get("edges") or {}))
-    return batches
