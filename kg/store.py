@@ -33,7 +33,7 @@ import os
 import sys
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
@@ -46,7 +46,7 @@ from . import generations
 from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
-from .sparql.lexer import has_keyword
+from .sparql.lexer import code_tokens, has_keyword
 
 DEFAULT_STORE = "kg-store"
 T = TypeVar("T")
@@ -119,6 +119,9 @@ class _Session:
     store: Store | None
     thread: int
     wrote: bool = False
+    base: Store | None = None  # the version the session started from (read-only)
+    # the graphs written so far; None once a write touched graphs that cannot be told
+    touched: set[Any] | None = field(default_factory=set)
 
 
 MEMORY = ":memory:"  # the path of an in-memory store
@@ -332,7 +335,7 @@ class GraphStore:
         except BaseException:
             writer.release()
             raise
-        self._session = _Session(writer, number, store, threading.get_ident())
+        self._session = _Session(writer, number, store, threading.get_ident(), base=source)
 
     def _commit(self) -> None:
         session = self._session
@@ -405,12 +408,14 @@ class GraphStore:
     def replace_graphs(self, graphs: Mapping[NamedNode, list[Quad]], additions: Iterable[Quad] = ()) -> None:
         """In one transaction: swap in every graph of ``graphs`` (old content removed)
         and add ``additions`` (quads of graphs that are merged into, not replaced)."""
+        additions = list(additions)
+        self._touch([*graphs, *(q.graph_name for q in additions)])
         with self.transaction():
             existing = [g for g in graphs if self.has_graph(g)]
             if existing and self._session is None:
                 # In memory there is no generation to throw away: one SPARQL update is the
                 # one all-or-nothing write that removes and inserts.
-                self._write("update", _replace_update(graphs, existing, list(additions)))
+                self._write("update", _replace_update(graphs, existing, additions))
                 return
             # On disk the session's generation is the transaction: drop the old graphs, then
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
@@ -419,6 +424,8 @@ class GraphStore:
             self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
+        graphs = list(graphs)
+        self._touch(graphs)
         with self.transaction():
             graphs = [g for g in graphs if self.has_graph(g)]
             if graphs and self._session is None:
@@ -438,12 +445,26 @@ class GraphStore:
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
+        quads = list(quads)
+        self._touch({q.graph_name for q in quads})
         self._write("extend", quads)
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
         """Add many quads through the bulk loader: fast; on disk all or nothing with the
         session (in memory, a failure part-way can leave part of them written)."""
+        quads = list(quads)
+        self._touch({q.graph_name for q in quads})
         self._write("bulk_extend", quads)
+
+    def remove(self, quads: Iterable[Quad]) -> None:
+        """Remove these quads (those the store lacks are ignored), in one transaction."""
+        quads = list(quads)
+        if not quads:
+            return
+        self._touch({q.graph_name for q in quads})
+        with self.transaction():
+            for quad in quads:
+                self._write("remove", quad)
 
     def backup(self, folder: str | os.PathLike) -> None:
         """Write a consistent snapshot of the version this handle reads into ``folder``
@@ -457,7 +478,47 @@ class GraphStore:
 
     def update(self, text: str) -> None:
         """Run a SPARQL Update built by kg itself (terms serialised, never pasted)."""
+        self._touch(graphs_written(text))
         self._write("update", text)
+
+    def _touch(self, graphs: Iterable[Any] | None) -> None:
+        """Note the graphs a write of the current session changes (None: it cannot tell)."""
+        session = self._session
+        if session is None or session.touched is None:
+            return
+        if graphs is None:
+            session.touched = None
+        else:
+            session.touched.update(graphs)
+
+    def written_graphs(self) -> set[Any] | None:
+        """The graphs this write session has written so far (removed, replaced or added to);
+        None outside a session, in memory, or after a write whose graphs cannot be told
+        (a SPARQL Update that writes into a graph named by a variable, for instance)."""
+        session = self._session
+        if session is None or session.touched is None or session.thread != threading.get_ident():
+            return None
+        return set(session.touched)
+
+    def previous(self) -> "GraphStore | None":
+        """Inside a write session: a read-only view of the version the session started
+        from (what the store held before its writes); None outside a session or in memory."""
+        session = self._session
+        if session is None or session.base is None or session.thread != threading.get_ident():
+            return None
+        view = GraphStore.__new__(GraphStore)
+        view.path, view.read_only, view.generation, view._stamp = None, True, self.generation, None
+        view._session, view._reader, view._retired = None, None, []
+        view._store = session.base
+        return view
+
+    def graph_size(self, graph: Any) -> int:
+        """How many quads ``graph`` holds (a named graph, or ``DefaultGraph()``), counted in the store."""
+        if isinstance(graph, DefaultGraph):
+            return sum(1 for _ in self.match(None, None, None, graph))
+        result = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph}, union=False)
+        assert isinstance(result, QuerySolutions)
+        return int(next(iter(result))["n"].value)
 
     def flush(self) -> None:
         """Write what the session holds in memory to its files (a finished session does this itself)."""
@@ -611,6 +672,72 @@ def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[Named
     if body:
         parts.append("INSERT DATA {\n" + "\n".join(body) + "\n}")
     return " ;\n".join(parts)
+
+
+_WRITE_WORDS = {"INSERT", "DELETE"}
+_OTHER_UPDATES = {"LOAD", "CLEAR", "CREATE", "COPY", "MOVE", "ADD", "WITH", "USING"}
+
+
+def graphs_written(text: str) -> set[NamedNode] | None:
+    """The graphs a SPARQL Update can change, when its text names them all: every
+    INSERT or DELETE template holds only ``GRAPH <iri> { ... }`` blocks, and DROP
+    names its graph. None when it cannot be told (a graph named by a variable, the
+    default graph, CLEAR, LOAD, WITH, ...).
+
+    >>> sorted(g.value for g in graphs_written('DELETE DATA { GRAPH <https://e.org/g> { <a:b> <a:c> "x" } }'))
+    ['https://e.org/g']
+    >>> graphs_written('DELETE { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }') is None
+    True
+    """
+    found: set[NamedNode] = set()
+    tokens = code_tokens(text)
+    i = 0
+    while i < len(tokens):
+        word = tokens[i].text.upper() if tokens[i].kind == "word" else ""
+        if word in _OTHER_UPDATES:
+            return None
+        if word == "DROP":
+            rest = [t for t in tokens[i + 1:i + 4] if t.text.upper() != "SILENT"]
+            if len(rest) < 2 or rest[0].text.upper() != "GRAPH" or rest[1].kind != "iri":
+                return None
+            found.add(NamedNode(rest[1].text[1:-1]))
+        elif word in _WRITE_WORDS:
+            j = i + 1
+            if j < len(tokens) and tokens[j].text.upper() in ("DATA", "WHERE"):
+                if tokens[j].text.upper() == "WHERE":
+                    return None  # DELETE WHERE: its template is its pattern
+                j += 1
+            end = _template_graphs(tokens, j, found)
+            if end is None:
+                return None
+            i = end
+        i += 1
+    return found
+
+
+def _template_graphs(tokens: list[Any], start: int, found: set[NamedNode]) -> int | None:
+    """The index of the '}' closing the template that opens at ``start``, adding the graphs it names
+    to ``found``; None when the template writes somewhere not named by an IRI."""
+    if start >= len(tokens) or tokens[start].text != "{":
+        return None
+    depth, i = 0, start
+    while i < len(tokens):
+        token = tokens[i]
+        if token.text == "{":
+            depth += 1
+        elif token.text == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif depth == 1:  # at the template's top level only GRAPH <iri> may stand
+            if token.kind == "word" and token.text.upper() == "GRAPH" and i + 1 < len(tokens) \
+                    and tokens[i + 1].kind == "iri":
+                found.add(NamedNode(tokens[i + 1].text[1:-1]))
+                i += 1
+            else:
+                return None
+        i += 1
+    return None
 
 
 def literal_text(term: Any) -> str:
