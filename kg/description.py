@@ -9,12 +9,12 @@ triples every export holds.
 from __future__ import annotations
 
 import json
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pyoxigraph
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolutions
 
-from .store import GraphStore
+from .store import GraphStore, literal_text
 from .vocab import (
     ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, KG, ONTOLOGY_FILE, ONTOLOGY_IRI, ONTOLOGY_VERSION,
     RDF, VOID, XSD, Iris,
@@ -135,7 +135,7 @@ def _counted_by_change(store: GraphStore, iris: Iris) -> tuple[dict[str, int], i
     outside = triples - own
     written.discard(g)
     counted = {cls.value for cls in COUNTED_CLASSES}
-    pairs: set[tuple[NamedNode, NamedNode]] = set()
+    pairs: set[tuple[Any, NamedNode]] = set()
     for graph in written:
         outside += store.graph_size(graph) - previous.graph_size(graph)
         before, after = (_typings(version, graph, counted) for version in (previous, store))
@@ -146,13 +146,13 @@ def _counted_by_change(store: GraphStore, iris: Iris) -> tuple[dict[str, int], i
     return counts, outside
 
 
-def _typings(store: GraphStore, graph: NamedNode, counted: set[str]) -> set[tuple[NamedNode, NamedNode]]:
+def _typings(store: GraphStore, graph: NamedNode, counted: set[str]) -> set[tuple[Any, NamedNode]]:
     """(subject, class) of the ``rdf:type`` quads of ``graph`` whose class is counted."""
     return {(q.subject, q.object) for q in store.match(None, RDF.type, None, graph)
             if isinstance(q.object, NamedNode) and q.object.value in counted}
 
 
-def _typed_outside(store: GraphStore, subject: NamedNode, cls: NamedNode, description: NamedNode) -> int:
+def _typed_outside(store: GraphStore, subject: Any, cls: NamedNode, description: NamedNode) -> int:
     """1 when some graph but the description says ``subject`` is a ``cls``, else 0."""
     return int(any(q.graph_name != description for q in store.match(subject, RDF.type, cls)))
 
@@ -169,10 +169,10 @@ def read_counts(store: GraphStore, iris: Iris) -> tuple[dict[str, int], int] | N
         entities = [q.object for q in store.match(part.object, VOID.entities, None, g)]
         if len(classes) != 1 or len(entities) != 1:
             return None
-        counts[classes[0].value] = int(entities[0].value)
+        counts[literal_text(classes[0])] = int(literal_text(entities[0]))
     if {cls.value for cls in COUNTED_CLASSES} - set(counts):
         return None
-    return counts, int(triples[0].value)
+    return counts, int(literal_text(triples[0]))
 
 
 class Description(TypedDict):

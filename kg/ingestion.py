@@ -487,5 +487,7 @@ def stored_record_ids(store: GraphStore, iris: Iris) -> list[str]:
 
 @transactional
 def remove_records(store: GraphStore, record_ids: Iterable[str], iris: Iris) -> None:
+    """Remove these records' graphs, the shared resources only they pointed to, and count again."""
     store.remove_graphs(iris.record_graph(i) for i in record_ids)
+    drop_unused_shared(store, iris)
     refresh_description(store, iris)
