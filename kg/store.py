@@ -49,6 +49,7 @@ from .sparql.binding import bind
 from .sparql.lexer import code_tokens, has_keyword
 
 DEFAULT_STORE = "kg-store"
+DROP_CHUNK = 100  # graphs dropped by one update
 T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
@@ -349,7 +350,7 @@ class GraphStore:
         except (OSError, RuntimeError) as err:
             self._abort()
             raise StoreError(f"cannot write to the store: {_reason(err)}") from None
-        session.store = None  # closes the read-write store before its generation becomes current
+        session.store = session.base = None  # closes the read-write store before its generation becomes current
         try:
             generations.write_pointer(self.path, session.number)  # the switch
         except OSError as err:
@@ -366,7 +367,7 @@ class GraphStore:
         session = self._session
         assert session is not None and self.path is not None
         self._session = None
-        session.store = None  # closes the session's read-write store
+        session.store = session.base = None  # closes the session's read-write store (and lets go of the old one)
         try:
             generations.remove_generation(self.path, session.number)
         finally:
@@ -419,8 +420,7 @@ class GraphStore:
                 return
             # On disk the session's generation is the transaction: drop the old graphs, then
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
-            for graph in existing:
-                self._write("remove_graph", graph)
+            self._drop(existing)
             self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
@@ -431,8 +431,13 @@ class GraphStore:
             if graphs and self._session is None:
                 self._write("update", " ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs))
                 return
-            for graph in graphs:
-                self._write("remove_graph", graph)
+            self._drop(graphs)
+
+    def _drop(self, graphs: list[NamedNode]) -> None:
+        # one update for many graphs: a remove_graph call each costs 7x as much (a commit each);
+        # in chunks, so that one update's transaction stays small in memory
+        for start in range(0, len(graphs), DROP_CHUNK):
+            self._write("update", " ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs[start:start + DROP_CHUNK]))
 
     def _bulk_extend(self, quads: list[Quad]) -> None:
         # pyoxigraph's ``bulk_extend`` loader is not transactional on its own; on disk it
