@@ -1,7 +1,7 @@
 """Incremental re-ingest and revalidation (issue 16): the store after re-ingesting some changed,
 added and removed records equals a fresh ingest of the final catalog, and revalidating only
 those records gives the results of a full validation. On generated catalogs
-(benchmarks/generate.py, 60 records) with seeded random changes; the expected counts come
+(benchmarks/generate.py, 40 records) with seeded random changes; the expected counts come
 from the JSON."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ gen = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = gen
 _spec.loader.exec_module(gen)
 
-SIZE, HELD_BACK, CHANGED, REMOVED = 60, 5, 8, 4
+SIZE, HELD_BACK, CHANGED, REMOVED = 40, 4, 6, 3
 
 
 def _write(path: Path, header: dict, records: list[dict]) -> str:

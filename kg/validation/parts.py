@@ -17,7 +17,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode
 
 from ..store import GraphStore
 from ..vocab import RDF, RDFS, Iris
-from .readplan import ReadPlan
+from .readplan import ReadPlan, in_graphs
 from .locality import SplitPlan
 
 DEFAULT_GRAPH = ""  # the name a part uses for the store's default graph
@@ -115,12 +115,13 @@ def reached(quads: list[Any], shared: dict[Any, list[Any]]) -> list[Any]:
 
 def lazy_triples(store: GraphStore, plan: ReadPlan, graphs: Sequence[str] | None = None) -> dict[str, list[str]]:
     """graph IRI -> N-Triples lines of the triples of the plan's lazy predicates that matter
-    (in ``graphs`` only, when given: each query then asked with its graph bound)."""
+    (in ``graphs`` only, when given)."""
     found: dict[str, list[str]] = defaultdict(list)
     for predicate, query in plan.lazy:
-        asked = [store.select(query)] if graphs is None else [store.select(query, {"g": NamedNode(g)}) for g in graphs]
-        for rows in asked:
-            for row in rows:
+        asked = [query] if graphs is None else [in_graphs(query, [NamedNode(g) for g in graphs[i:i + 500]])
+                                                  for i in range(0, len(graphs), 500)]
+        for text in asked:
+            for row in store.select(text):
                 found[row["g"].value].append(f"{row['s']} <{predicate}> {row['o']} .\n")
     return found
 
