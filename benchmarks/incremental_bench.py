@@ -6,7 +6,7 @@
 The catalogs are ``benchmarks/run.py``'s (generated once into ``--work``, with its
 ``changed-100.json``); each size's store is built once (``ingest_paths`` of the
 catalog and its edges) and copied for every trial, so each trial starts from the
-same store. A trial is one fresh process: ``ingest_paths`` of the 100 changed
+same store (``cp -al``: hard links). A trial is one fresh process: ``ingest_paths`` of the 100 changed
 records (timed), then ``revalidate`` of them (timed, with the report before the
 change empty, as run.py's stage does). Trials run interleaved over the sizes and
 variants, so that the ratios compare runs made under the same load:
@@ -85,7 +85,8 @@ def base_store(work: Path, size: int, data: dict) -> Path:
 def trial(work: Path, size: int, variant: str, data: dict, baseline: str | None) -> dict:
     store = work / f"trial-{size}"
     shutil.rmtree(store, ignore_errors=True)
-    shutil.copytree(base_store(work, size, data), store)
+    # hard links (a store's files are never changed in place: a write makes a new generation)
+    subprocess.run(["cp", "-al", str(base_store(work, size, data)), str(store)], check=True)
     spec = {"store": str(store), "changed": data["changed"], "variant": variant}
     env = dict(os.environ)
     if variant == "baseline" and baseline:

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from pyoxigraph import DefaultGraph, NamedNode, Quad
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
@@ -435,7 +435,7 @@ def drop_unused_shared(store: GraphStore, iris: Iris, described: Iterable[Any] =
     every other shared resource is as used as before. Else the whole shared graph is checked."""
     written, previous = store.written_graphs(), store.previous()
     if written is not None and previous is not None:
-        _drop_unused(store, iris, _candidates(store, previous, iris, written) | set(described))
+        _drop_unused(store, iris, _candidates(previous, iris, written) | set(described))
         return
     shared = iris.shared_graph
     store.update(f"""
@@ -447,22 +447,20 @@ def drop_unused_shared(store: GraphStore, iris: Iris, described: Iterable[Any] =
         }}""")
 
 
-def _candidates(store: GraphStore, previous: GraphStore, iris: Iris, written: set[Any]) -> set[Any]:
-    """The shared resources the graphs ``written`` pointed to in the version before the session,
-    and no longer point to."""
-    skip = {iris.shared_graph, iris.dataset_graph}
+def _candidates(previous: GraphStore, iris: Iris, written: set[Any]) -> set[Any]:
+    """The nodes the graphs ``written`` pointed to in the version before the session, but a
+    record's own nodes (``<base>system/...``: never a shared resource). One query per 500
+    graphs: reading the quads into Python, or a join with the shared graph, cost 2x to 4x."""
+    graphs = sorted((g for g in written - {iris.shared_graph, iris.dataset_graph} if isinstance(g, NamedNode)),
+                    key=lambda g: g.value)
     found: set[Any] = set()
-    for graph in written - skip:
-        if isinstance(graph, NamedNode):
-            found |= _shared_reached(previous, iris, graph) - _shared_reached(store, iris, graph)
+    for start in range(0, len(graphs), 500):
+        values = " ".join(str(g) for g in graphs[start:start + 500])  # pyoxigraph's serialiser: escaped
+        rows = previous.select(f"""SELECT DISTINCT ?o WHERE {{ VALUES ?g {{ {values} }} GRAPH ?g {{ ?s ?p ?o }}
+                                   FILTER(isIRI(?o) && !STRSTARTS(STR(?o), ?inside)) }}""",
+                               {"inside": Literal(iris.system_prefix())})
+        found |= {row["o"] for row in rows}
     return found
-
-
-def _shared_reached(store: GraphStore, iris: Iris, graph: NamedNode) -> set[Any]:
-    """The shared resources the quads of ``graph`` point to (the join runs in the store)."""
-    rows = store.select("SELECT DISTINCT ?o WHERE { GRAPH ?g { ?s ?p ?o } GRAPH ?shared { ?o ?q ?x } }",
-                        {"g": graph, "shared": iris.shared_graph})
-    return {row["o"] for row in rows}
 
 
 def _drop_unused(store: GraphStore, iris: Iris, candidates: set[Any]) -> None:
