@@ -138,7 +138,8 @@ def _counted_by_change(store: GraphStore, iris: Iris) -> tuple[dict[str, int], i
     pairs: set[tuple[Any, NamedNode]] = set()
     for graph in written:
         outside += store.graph_size(graph) - previous.graph_size(graph)
-        before, after = (_typings(version, graph, counted) for version in (previous, store))
+        subjects = store.written_subjects(graph)  # a graph merged into: only its written subjects
+        before, after = (_typings(version, graph, counted, subjects) for version in (previous, store))
         pairs |= before ^ after  # a typing the graph states before and after changes no count
     for subject, cls in pairs:
         change = _typed_outside(store, subject, cls, g) - _typed_outside(previous, subject, cls, g)
@@ -146,10 +147,13 @@ def _counted_by_change(store: GraphStore, iris: Iris) -> tuple[dict[str, int], i
     return counts, outside
 
 
-def _typings(store: GraphStore, graph: NamedNode, counted: set[str]) -> set[tuple[Any, NamedNode]]:
-    """(subject, class) of the ``rdf:type`` quads of ``graph`` whose class is counted."""
-    return {(q.subject, q.object) for q in store.match(None, RDF.type, None, graph)
-            if isinstance(q.object, NamedNode) and q.object.value in counted}
+def _typings(store: GraphStore, graph: NamedNode, counted: set[str],
+             subjects: set[Any] | None = None) -> set[tuple[Any, NamedNode]]:
+    """(subject, class) of the ``rdf:type`` quads of ``graph`` whose class is counted (of ``subjects``
+    only, when given)."""
+    quads = (store.match(None, RDF.type, None, graph) if subjects is None
+             else (q for s in subjects for q in store.match(s, RDF.type, None, graph)))
+    return {(q.subject, q.object) for q in quads if isinstance(q.object, NamedNode) and q.object.value in counted}
 
 
 def _typed_outside(store: GraphStore, subject: Any, cls: NamedNode, description: NamedNode) -> int:

@@ -123,6 +123,8 @@ class _Session:
     base: Store | None = None  # the version the session started from (read-only)
     # the graphs written so far; None once a write touched graphs that cannot be told
     touched: set[Any] | None = field(default_factory=set)
+    merged: dict[Any, set[Any]] = field(default_factory=dict)  # graph -> subjects of quads merged in or removed
+    whole: set[Any] = field(default_factory=set)  # graphs replaced, dropped or changed by an update
 
 
 MEMORY = ":memory:"  # the path of an in-memory store
@@ -410,7 +412,8 @@ class GraphStore:
         """In one transaction: swap in every graph of ``graphs`` (old content removed)
         and add ``additions`` (quads of graphs that are merged into, not replaced)."""
         additions = list(additions)
-        self._touch([*graphs, *(q.graph_name for q in additions)])
+        self._touch(graphs)
+        self._touch_quads(additions)
         with self.transaction():
             existing = [g for g in graphs if self.has_graph(g)]
             if existing and self._session is None:
@@ -451,14 +454,14 @@ class GraphStore:
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
         quads = list(quads)
-        self._touch({q.graph_name for q in quads})
+        self._touch_quads(quads)
         self._write("extend", quads)
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
         """Add many quads through the bulk loader: fast; on disk all or nothing with the
         session (in memory, a failure part-way can leave part of them written)."""
         quads = list(quads)
-        self._touch({q.graph_name for q in quads})
+        self._touch_quads(quads)
         self._write("bulk_extend", quads)
 
     def remove(self, quads: Iterable[Quad]) -> None:
@@ -466,7 +469,7 @@ class GraphStore:
         quads = list(quads)
         if not quads:
             return
-        self._touch({q.graph_name for q in quads})
+        self._touch_quads(quads)
         with self.transaction():
             for quad in quads:
                 self._write("remove", quad)
@@ -494,7 +497,26 @@ class GraphStore:
         if graphs is None:
             session.touched = None
         else:
+            graphs = list(graphs)
             session.touched.update(graphs)
+            session.whole.update(graphs)
+
+    def _touch_quads(self, quads: list[Quad]) -> None:
+        """Note the quads a write of the current session merges into (or removes from) their graphs."""
+        session = self._session
+        if session is None or session.touched is None:
+            return
+        for quad in quads:
+            session.merged.setdefault(quad.graph_name, set()).add(quad.subject)
+        session.touched.update(session.merged)
+
+    def written_subjects(self, graph: Any) -> set[Any] | None:
+        """The subjects of the quads this session merged into or removed from ``graph``, when that is
+        all it did to it; None when it replaced, dropped or updated the graph (or outside a session)."""
+        session = self._session
+        if session is None or session.touched is None or graph in session.whole:
+            return None
+        return set(session.merged.get(graph, ()))
 
     def written_graphs(self) -> set[Any] | None:
         """The graphs this write session has written so far (removed, replaced or added to);
