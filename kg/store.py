@@ -46,7 +46,8 @@ from . import generations
 from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
-from .sparql.lexer import code_tokens, has_keyword
+from .sparql.lexer import has_keyword
+from .writes import Changes, graphs_written
 
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
@@ -121,10 +122,7 @@ class _Session:
     thread: int
     wrote: bool = False
     base: Store | None = None  # the version the session started from (read-only)
-    # the graphs written so far; None once a write touched graphs that cannot be told
-    touched: set[Any] | None = field(default_factory=set)
-    merged: dict[Any, set[Any]] = field(default_factory=dict)  # graph -> subjects of quads merged in or removed
-    whole: set[Any] = field(default_factory=set)  # graphs replaced, dropped or changed by an update
+    changes: Changes = field(default_factory=Changes)  # what its writes touched
 
 
 MEMORY = ":memory:"  # the path of an in-memory store
@@ -490,42 +488,26 @@ class GraphStore:
         self._write("update", text)
 
     def _touch(self, graphs: Iterable[Any] | None) -> None:
-        """Note the graphs a write of the current session changes (None: it cannot tell)."""
-        session = self._session
-        if session is None or session.touched is None:
-            return
-        if graphs is None:
-            session.touched = None
-        else:
-            graphs = list(graphs)
-            session.touched.update(graphs)
-            session.whole.update(graphs)
+        if self._session is not None:
+            self._session.changes.graphs(graphs)
 
     def _touch_quads(self, quads: list[Quad]) -> None:
-        """Note the quads a write of the current session merges into (or removes from) their graphs."""
-        session = self._session
-        if session is None or session.touched is None:
-            return
-        for quad in quads:
-            session.merged.setdefault(quad.graph_name, set()).add(quad.subject)
-        session.touched.update(session.merged)
+        if self._session is not None:
+            self._session.changes.quads(quads)
 
     def written_subjects(self, graph: Any) -> set[Any] | None:
         """The subjects of the quads this session merged into or removed from ``graph``, when that is
         all it did to it; None when it replaced, dropped or updated the graph (or outside a session)."""
-        session = self._session
-        if session is None or session.touched is None or graph in session.whole:
-            return None
-        return set(session.merged.get(graph, ()))
+        return self._session.changes.subjects(graph) if self._session is not None else None
 
     def written_graphs(self) -> set[Any] | None:
         """The graphs this write session has written so far (removed, replaced or added to);
         None outside a session, in memory, or after a write whose graphs cannot be told
         (a SPARQL Update that writes into a graph named by a variable, for instance)."""
         session = self._session
-        if session is None or session.touched is None or session.thread != threading.get_ident():
+        if session is None or session.thread != threading.get_ident():
             return None
-        return set(session.touched)
+        return session.changes.written()
 
     def previous(self) -> "GraphStore | None":
         """Inside a write session: a read-only view of the version the session started
@@ -699,72 +681,6 @@ def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[Named
     if body:
         parts.append("INSERT DATA {\n" + "\n".join(body) + "\n}")
     return " ;\n".join(parts)
-
-
-_WRITE_WORDS = {"INSERT", "DELETE"}
-_OTHER_UPDATES = {"LOAD", "CLEAR", "CREATE", "COPY", "MOVE", "ADD", "WITH", "USING"}
-
-
-def graphs_written(text: str) -> set[NamedNode] | None:
-    """The graphs a SPARQL Update can change, when its text names them all: every
-    INSERT or DELETE template holds only ``GRAPH <iri> { ... }`` blocks, and DROP
-    names its graph. None when it cannot be told (a graph named by a variable, the
-    default graph, CLEAR, LOAD, WITH, ...).
-
-    >>> sorted(g.value for g in graphs_written('DELETE DATA { GRAPH <https://e.org/g> { <a:b> <a:c> "x" } }'))
-    ['https://e.org/g']
-    >>> graphs_written('DELETE { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }') is None
-    True
-    """
-    found: set[NamedNode] = set()
-    tokens = code_tokens(text)
-    i = 0
-    while i < len(tokens):
-        word = tokens[i].text.upper() if tokens[i].kind == "word" else ""
-        if word in _OTHER_UPDATES:
-            return None
-        if word == "DROP":
-            rest = [t for t in tokens[i + 1:i + 4] if t.text.upper() != "SILENT"]
-            if len(rest) < 2 or rest[0].text.upper() != "GRAPH" or rest[1].kind != "iri":
-                return None
-            found.add(NamedNode(rest[1].text[1:-1]))
-        elif word in _WRITE_WORDS:
-            j = i + 1
-            if j < len(tokens) and tokens[j].text.upper() in ("DATA", "WHERE"):
-                if tokens[j].text.upper() == "WHERE":
-                    return None  # DELETE WHERE: its template is its pattern
-                j += 1
-            end = _template_graphs(tokens, j, found)
-            if end is None:
-                return None
-            i = end
-        i += 1
-    return found
-
-
-def _template_graphs(tokens: list[Any], start: int, found: set[NamedNode]) -> int | None:
-    """The index of the '}' closing the template that opens at ``start``, adding the graphs it names
-    to ``found``; None when the template writes somewhere not named by an IRI."""
-    if start >= len(tokens) or tokens[start].text != "{":
-        return None
-    depth, i = 0, start
-    while i < len(tokens):
-        token = tokens[i]
-        if token.text == "{":
-            depth += 1
-        elif token.text == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        elif depth == 1:  # at the template's top level only GRAPH <iri> may stand
-            if token.kind == "word" and token.text.upper() == "GRAPH" and i + 1 < len(tokens) \
-                    and tokens[i + 1].kind == "iri":
-                found.add(NamedNode(tokens[i + 1].text[1:-1]))
-                i += 1
-            else:
-                return None
-        i += 1
-    return None
 
 
 def literal_text(term: Any) -> str:
