@@ -9,12 +9,12 @@ triples every export holds.
 from __future__ import annotations
 
 import json
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pyoxigraph
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolutions
 
-from .store import GraphStore
+from .store import GraphStore, literal_text
 from .vocab import (
     ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, KG, ONTOLOGY_FILE, ONTOLOGY_IRI, ONTOLOGY_VERSION,
     RDF, VOID, XSD, Iris,
@@ -59,9 +59,8 @@ def _integer(value: int) -> Literal:
     return Literal(str(value), datatype=XSD.integer)
 
 
-def _description_quads(store: GraphStore, iris: Iris) -> list[Quad]:
-    """Every quad of the description but its ``void:triples``."""
-    counts = class_counts(store, iris)
+def _description_quads(store: GraphStore, iris: Iris, counts: dict[str, int]) -> list[Quad]:
+    """Every quad of the description but its ``void:triples``, with these counts per class."""
     g, d = iris.dataset_graph, iris.dataset
     quads = [
         Quad(d, RDF.type, VOID.Dataset, g),
@@ -106,13 +105,78 @@ def refresh_description(store: GraphStore, iris: Iris) -> None:
     graphs is exactly the exported one.
     """
     g = iris.dataset_graph
-    quads = _description_quads(store, iris)
-    outside = len(store) - sum(1 for _ in store.quads(g))
+    known = _counted_by_change(store, iris)
+    if known is None:  # no earlier description, or a change that cannot be told: count everything
+        counts, outside = class_counts(store, iris), len(store) - store.graph_size(g)
+    else:
+        counts, outside = known
+    quads = _description_quads(store, iris, counts)
     triples = outside + sum(1 for q in quads if not _stated_elsewhere(store, q, g))
     counted = Quad(iris.dataset, VOID.triples, _integer(triples), g)
     if not _stated_elsewhere(store, counted, g):
         counted = Quad(iris.dataset, VOID.triples, _integer(triples + 1), g)  # counts itself
     store.replace_graphs({g: quads + [counted]})
+
+
+def _counted_by_change(store: GraphStore, iris: Iris) -> tuple[dict[str, int], int] | None:
+    """(instances per class, quads outside the description) from the description of the version
+    the write session started from, updated by what the session wrote: work in proportion to the
+    graphs written, not to the store. None when that cannot be done (no session, nothing written
+    can be told, no description before)."""
+    written, previous = store.written_graphs(), store.previous()
+    g = iris.dataset_graph
+    if written is None or previous is None:
+        return None
+    stated = read_counts(previous, iris)
+    if stated is None:
+        return None
+    counts, triples = stated
+    own = sum(1 for q in previous.quads(g) if not _stated_elsewhere(previous, q, g))
+    outside = triples - own
+    written.discard(g)
+    counted = {cls.value for cls in COUNTED_CLASSES}
+    pairs: set[tuple[Any, NamedNode]] = set()
+    for graph in written:
+        outside += store.graph_size(graph) - previous.graph_size(graph)
+        subjects = store.written_subjects(graph)  # a graph merged into: only its written subjects
+        before, after = (_typings(version, graph, counted, subjects) for version in (previous, store))
+        pairs |= before ^ after  # a typing the graph states before and after changes no count
+    for subject, cls in pairs:
+        change = _typed_outside(store, subject, cls, g) - _typed_outside(previous, subject, cls, g)
+        counts[cls.value] = counts.get(cls.value, 0) + change
+    return counts, outside
+
+
+def _typings(store: GraphStore, graph: NamedNode, counted: set[str],
+             subjects: set[Any] | None = None) -> set[tuple[Any, NamedNode]]:
+    """(subject, class) of the ``rdf:type`` quads of ``graph`` whose class is counted (of ``subjects``
+    only, when given)."""
+    quads = (store.match(None, RDF.type, None, graph) if subjects is None
+             else (q for s in subjects for q in store.match(s, RDF.type, None, graph)))
+    return {(q.subject, q.object) for q in quads if isinstance(q.object, NamedNode) and q.object.value in counted}
+
+
+def _typed_outside(store: GraphStore, subject: Any, cls: NamedNode, description: NamedNode) -> int:
+    """1 when some graph but the description says ``subject`` is a ``cls``, else 0."""
+    return int(any(q.graph_name != description for q in store.match(subject, RDF.type, cls)))
+
+
+def read_counts(store: GraphStore, iris: Iris) -> tuple[dict[str, int], int] | None:
+    """(instances per class IRI, ``void:triples``) as the description states them; None without one."""
+    g, d = iris.dataset_graph, iris.dataset
+    triples = [q.object for q in store.match(d, VOID.triples, None, g)]
+    if len(triples) != 1:
+        return None
+    counts: dict[str, int] = {}
+    for part in store.match(d, VOID.classPartition, None, g):
+        classes = [q.object for q in store.match(part.object, VOID.term("class"), None, g)]
+        entities = [q.object for q in store.match(part.object, VOID.entities, None, g)]
+        if len(classes) != 1 or len(entities) != 1:
+            return None
+        counts[literal_text(classes[0])] = int(literal_text(entities[0]))
+    if {cls.value for cls in COUNTED_CLASSES} - set(counts):
+        return None
+    return counts, int(literal_text(triples[0]))
 
 
 class Description(TypedDict):

@@ -34,7 +34,7 @@ from ..store import GraphStore
 from ..vocab import RDFS, Iris
 from . import speedups
 from .engine import Converter, ShaclEngine
-from .parts import (by_subject, closure_quads, graph_quads, lazy_triples, our_part_quads, part_list, payload,
+from .parts import (SharedReader, by_subject, closure_quads, graph_quads, lazy_triples, our_part_quads, part_list, payload,
                     rest_homes)
 from .readplan import ReadPlan, read_plan
 from .report import Result
@@ -113,6 +113,7 @@ class PartChecker:
             self.engine = ShaclEngine(setup.own.graph(), self.iris, setup.own.names, fast=fast)
         self.convert = Converter()  # one term cache per checker
         self._shared: dict[Any, list[Any]] | None = None
+        self.few = False  # only record parts of a few records: shared resources read as reached
 
     def check(self, task: Task) -> tuple[list[Result], float]:
         """Validate one part: a list of record graphs (or the other graphs) with what they reach.
@@ -142,7 +143,9 @@ class PartChecker:
             self.convert.fill(data, lazy_quads)
             return
         assert self.store is not None
-        if self._shared is None:
+        if self._shared is None and self.few:
+            self._shared = SharedReader(self.store, self.iris.shared_graph, plan)
+        elif self._shared is None:
             self._shared = by_subject(graph_quads(self.store, self.iris.shared_graph, plan))
         self.convert.fill(data, our_part_quads(self.store, self.iris, plan, kind, graphs, self._shared, lazy_quads))
 
@@ -248,11 +251,15 @@ def check_record_parts(store: GraphStore, iris: Iris, *, ids: Sequence[str] | No
     started = time.perf_counter()
     version = speedups.installed_version() if jobs > 1 else None
     setup = _setup(store, iris, own, fast=version is not None and speedups.supported(version))
-    lazy_of = _lazy_function(store, iris, setup, own)
+    # a few records (``--record``, ``revalidate``): read what they need, never the whole store
+    few = ids is not None and not with_rest and jobs == 1
+    lazy_of = _lazy_function(store, iris, setup, own,
+                             [iris.shared_graph.value] + [g for _, graphs in parts for g in graphs] if few else None)
     finished = _Finished(len(parts), progress)
     notes: list[str] = []
     if jobs == 1:
         checker = PartChecker(setup, store, fast=False)
+        checker.few = few
         finished.prepared = time.perf_counter() - started
         for kind, graphs in parts:
             finished.add(checker.check((kind, graphs, None, lazy_of(graphs))))
@@ -313,9 +320,11 @@ def _sent_triples(store: GraphStore, iris: Iris, setup: Setup, kind: str, graphs
     return "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in quads).encode("utf-8")
 
 
-def _lazy_function(store: GraphStore, iris: Iris, setup: Setup, own: OwnShapes | None) -> Callable[[list[str]], bytes]:
-    """The N-Triples of the lazy predicates' triples a part of ``graphs`` needs (none for the user's shapes)."""
-    lazy = lazy_triples(store, setup.plan) if own is None else {}
+def _lazy_function(store: GraphStore, iris: Iris, setup: Setup, own: OwnShapes | None,
+                   only: list[str] | None = None) -> Callable[[list[str]], bytes]:
+    """The N-Triples of the lazy predicates' triples a part of ``graphs`` needs (none for the user's shapes);
+    ``only``: the graphs of every part (their triples are then looked for graph by graph)."""
+    lazy = lazy_triples(store, setup.plan, only) if own is None else {}
     shared_lazy = lazy.get(iris.shared_graph.value, [])
 
     def lazy_of(graphs: list[str]) -> bytes:

@@ -17,7 +17,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode
 
 from ..store import GraphStore
 from ..vocab import RDF, RDFS, Iris
-from .readplan import ReadPlan
+from .readplan import ReadPlan, in_graphs
 from .locality import SplitPlan
 
 DEFAULT_GRAPH = ""  # the name a part uses for the store's default graph
@@ -31,6 +31,9 @@ def record_ids(store: GraphStore, iris: Iris) -> list[str]:
 def part_list(store: GraphStore, iris: Iris, ids: Sequence[str] | None, with_rest: bool,
               per_call: int) -> list[tuple[str, list[str]]]:
     """(kind, graph IRIs) of each part: ``per_call`` record graphs each, and the other graphs first."""
+    if ids is not None and not with_rest:  # looked up one by one: listing every graph costs the store
+        stored = [g.value for g in (iris.record_graph(i) for i in sorted(set(ids))) if store.has_graph(g)]
+        return [("records", stored[i:i + per_call]) for i in range(0, len(stored), per_call)]
     names = [g.value for g in store.named_graphs()]
     wanted = set(ids) if ids is not None else None
     record_graphs = [g for g in names if (found := iris.record_graph_id(g)) is not None
@@ -58,6 +61,33 @@ def graph_quads(store: GraphStore, graph: NamedNode, plan: ReadPlan) -> Iterator
             yield from store.match(None, NamedNode(predicate), None, graph)
 
 
+class SharedReader(dict):
+    """The shared graph's quads (as ``plan`` reads them) by subject, read from the store as they are
+    asked for: for a few records, what they reach, instead of the whole shared graph."""
+
+    def __init__(self, store: GraphStore, graph: NamedNode, plan: ReadPlan) -> None:
+        super().__init__()
+        self.store, self.graph, self.plan = store, graph, plan
+
+    def __missing__(self, node: Any) -> list[Any]:
+        quads = [q for q in self.store.match(node, None, None, self.graph) if _read(self.plan, q)]
+        self[node] = quads
+        return quads
+
+    def __contains__(self, node: object) -> bool:
+        return not isinstance(node, Literal) and bool(self[node])
+
+
+def _read(plan: ReadPlan, quad: Any) -> bool:
+    """Whether ``plan`` reads ``quad`` (as ``graph_quads`` selects them)."""
+    if plan.bulk is None:
+        return True
+    predicate = quad.predicate.value
+    if predicate not in plan.bulk:
+        return False
+    return predicate != RDF.type.value or plan.classes is None or quad.object.value in plan.classes
+
+
 def by_subject(quads: Iterable[Any]) -> dict[Any, list[Any]]:
     """Quads grouped by their subject."""
     out: dict[Any, list[Any]] = defaultdict(list)
@@ -83,12 +113,16 @@ def reached(quads: list[Any], shared: dict[Any, list[Any]]) -> list[Any]:
     return found
 
 
-def lazy_triples(store: GraphStore, plan: ReadPlan) -> dict[str, list[str]]:
-    """graph IRI -> N-Triples lines of the triples of the plan's lazy predicates that matter."""
+def lazy_triples(store: GraphStore, plan: ReadPlan, graphs: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """graph IRI -> N-Triples lines of the triples of the plan's lazy predicates that matter
+    (in ``graphs`` only, when given)."""
     found: dict[str, list[str]] = defaultdict(list)
     for predicate, query in plan.lazy:
-        for row in store.select(query):
-            found[row["g"].value].append(f"{row['s']} <{predicate}> {row['o']} .\n")
+        asked = [query] if graphs is None else [in_graphs(query, [NamedNode(g) for g in graphs[i:i + 500]])
+                                                  for i in range(0, len(graphs), 500)]
+        for text in asked:
+            for row in store.select(text):
+                found[row["g"].value].append(f"{row['s']} <{predicate}> {row['o']} .\n")
     return found
 
 

@@ -178,8 +178,17 @@ def _lazy_queries(graph: rdflib.Graph) -> tuple[tuple[str, str], ...]:
                     uses[walked] = None
     prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in PATH_PREFIXES.items())
     return tuple(
-        (name, f"{prologue}SELECT DISTINCT ?s ?o ?g WHERE {{ {' UNION '.join(anchors)} "
+        (name, f"{prologue}{_LAZY_WHERE}{' UNION '.join(anchors)} "
                f"GRAPH ?g {{ ?s <{name}> ?o }} }}")
         for name, anchors in sorted(uses.items()) if anchors)
 
 
+_LAZY_WHERE = "SELECT DISTINCT ?s ?o ?g WHERE { "
+
+
+def in_graphs(query: str, graphs: Iterable[Any]) -> str:
+    """A lazy query of :func:`read_plan` asked of ``graphs`` only (a VALUES block of their IRIs,
+    written by pyoxigraph's serialiser): one query for a few records instead of one per graph."""
+    assert query.count(_LAZY_WHERE) == 1, "not a lazy query of read_plan"
+    values = "VALUES ?g { " + " ".join(str(g) for g in graphs) + " } "
+    return query.replace(_LAZY_WHERE, _LAZY_WHERE + values)
