@@ -249,3 +249,173 @@ def listener() -> Iterator[tuple[str, list[str]]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ---------------------------------------------------------------------------
+# find's answers computed from the JSON (tests/test_queries_find.py, tests/test_serve_index.py)
+
+FIND_AXES = ("storage", "retrieval", "persistence", "update", "unit", "governance", "conflict")
+
+
+def _fold(text: str) -> str:
+    import unicodedata
+
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return " ".join(bare.split()).lower()
+
+
+def _text_cell(record: dict, slug: str) -> tuple[str, str] | None:
+    cell = (record.get("cells") or {}).get(slug)
+    return (cell["value"], cell.get("status") or "") if cell and isinstance(cell.get("value"), str) else None
+
+
+def _find_facts(rid: str, record: dict) -> dict:
+    """What find reads of one record, from its JSON (cell text read with kg.normalise's
+    classifiers, the mapping's specification)."""
+    from kg import normalise
+
+    license_cell = _text_cell(record, "license")
+    open_source = bool(license_cell) and normalise.license_is_osi(normalise.spdx_license(*license_cell))
+    deployment_cell = _text_cell(record, "deployment")
+    deployment = (normalise.deployment_kind(*deployment_cell) if deployment_cell else None) or "unknown"
+    modes = {}
+    for slug, key in (("mcp-support", "mcp"), ("a2a-support", "a2a"), ("otel", "opentelemetry")):
+        cell = _text_cell(record, slug)
+        if cell is not None:
+            modes[key] = normalise.protocol_mode(*cell)
+    combined = _text_cell(record, "protocol-support")
+    if combined is not None and combined[1] in ("real-data", "estimate"):
+        for key, mode in normalise.protocols_in_support_cell(combined[0]).items():
+            if modes.get(key, "unknown") == "unknown":
+                modes[key] = mode
+    sections = [s["section"] if isinstance(s, dict) else s for s in record.get("sections") or []]
+    taxonomy = {axis: {item["value"] for item in (record.get("taxonomy") or {}).get(axis) or []} for axis in FIND_AXES}
+    desc = _text_cell(record, "desc")
+    return {"id": rid, "name": record["name"], "tier": record["tier"], "open": open_source, "deployment": deployment,
+            "modes": modes, "sections": sections, "taxonomy": taxonomy,
+            "text": [_fold(rid), _fold(record["name"]), _fold(desc[0]) if desc else ""]}
+
+
+def _find_matches(f: dict, facets: dict) -> bool:
+    """Whether a record's facts (:func:`_find_facts`) pass every facet given, as find means them."""
+    if "text" in facets and not any(_fold(facets["text"]) in t for t in f["text"]):
+        return False
+    if "open" in facets and f["open"] != (facets["open"] == "true"):
+        return False
+    if "selfhost" in facets and (f["deployment"] in ("self-hosted", "both")) != (facets["selfhost"] == "true"):
+        return False
+    if "protocol" in facets:
+        wanted = {facets["mode"]} if "mode" in facets else {"native", "adapter", "client"}
+        if f["modes"].get(facets["protocol"]) not in wanted:
+            return False
+    elif "mode" in facets and facets["mode"] not in f["modes"].values():
+        return False
+    if "section" in facets and not any(facets["section"].lower() in s.lower() for s in f["sections"]):
+        return False
+    if "tier" in facets and f["tier"] != int(facets["tier"]):
+        return False
+    return all(facets[axis] in f["taxonomy"][axis] for axis in FIND_AXES if axis in facets)
+
+
+@pytest.fixture(scope="session")
+def find_oracle(expected_records):
+    """find's answers from the bundled JSON: ``facts`` (one dict per record), ``matches(facts,
+    facets)``, ``fold(text)`` and the taxonomy ``axes``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(facts=[_find_facts(rid, record) for rid, record in expected_records.items()],
+                           matches=_find_matches, fold=_fold, axes=FIND_AXES)
+
+
+# ---------------------------------------------------------------------------
+# a real Oxigraph server (`oxigraph serve`, PyPI oxigraph) for the push and --endpoint tests
+
+
+def _oxigraph_binary() -> str:
+    import shutil
+    import sys
+
+    candidate = Path(sys.executable).parent / "oxigraph"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("oxigraph")
+    if not found:
+        pytest.skip("the oxigraph server is not installed (pip install 'kg[test]')")
+    return found
+
+
+class OxigraphServer:
+    """``oxigraph serve`` over the database at ``location``, on a free loopback port, with the
+    union default graph; ``stop()`` ends it."""
+
+    def __init__(self, location: Path) -> None:
+        import socket
+        import subprocess
+        import time
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [_oxigraph_binary(), "serve", "--location", str(location), "--bind", f"127.0.0.1:{self.port}",
+             "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("oxigraph serve did not start: " + self.process.stderr.read().decode())
+                time.sleep(0.05)
+
+    def select(self, query: str) -> list[dict]:
+        """The rows (SPARQL JSON bindings) of a SELECT, asked with SPARQLWrapper, not kg's client."""
+        from SPARQLWrapper import JSON, POST, SPARQLWrapper
+
+        sparql = SPARQLWrapper(self.url + "/query")
+        sparql.setTimeout(120)
+        sparql.setMethod(POST)
+        sparql.setReturnFormat(JSON)
+        sparql.setQuery(query)
+        sparql.queryType = "SELECT"  # SPARQLWrapper's own guess can take a header comment for an update
+        return sparql.queryAndConvert()["results"]["bindings"]
+
+    def update(self, text: str) -> None:
+        """Runs a SPARQL Update on the server (SPARQLWrapper)."""
+        from SPARQLWrapper import POST, SPARQLWrapper
+
+        sparql = SPARQLWrapper(self.url + "/query", updateEndpoint=self.url + "/update")
+        sparql.setTimeout(60)
+        sparql.setMethod(POST)
+        sparql.setQuery(text)
+        sparql.query()
+
+    def graph_counts(self) -> dict[str, int]:
+        """Quads per named graph on the server."""
+        rows = self.select("SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
+        return {row["g"]["value"]: int(row["n"]["value"]) for row in rows}
+
+    def stop(self) -> None:
+        import subprocess
+
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+        self.process.stderr.close()
+
+
+@pytest.fixture(scope="session")
+def oxigraph_server() -> Callable[[Path], OxigraphServer]:
+    """Starts ``oxigraph serve`` over a database folder: ``oxigraph_server(path)``; the caller stops it."""
+    return OxigraphServer
+
+
+@pytest.fixture(scope="session")
+def graph_counts() -> Callable[[GraphStore], dict[str, int]]:
+    """Quads per named graph of a local store: ``graph_counts(store)`` (to compare with a server's)."""
+    return lambda store: {g.value: sum(1 for _ in store.quads(g)) for g in store.named_graphs()}

@@ -1,10 +1,10 @@
-"""kg push against a real Oxigraph server (``oxigraph serve``, PyPI ``oxigraph``), started
-on a free loopback port for these tests and stopped at the end.
+"""kg push against a real Oxigraph server (``oxigraph serve``, PyPI ``oxigraph``; tests/conftest.py's
+``oxigraph_server``), started on a free loopback port for these tests and stopped at the end.
 
-The bundled catalog is pushed, read back with SPARQLWrapper, and compared with the local
-store (quads per graph, entities per class, answers to representative queries) and with
-the JSON files (systems, relations). Pushing again must change nothing. Basic and Digest
-authentication are checked through a small proxy that demands them.
+Small real stores are pushed here: both modes, pruning, pushing twice, Basic and Digest
+authentication (through a small proxy that demands them), the command line and hostile
+servers. The bundled catalog is pushed once, in tests/test_queries_remote.py, which then
+asks that server every named query (and last tampers with it and pushes again).
 """
 
 from __future__ import annotations
@@ -12,41 +12,20 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-import shutil
 import socket
-import subprocess
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
-from SPARQLWrapper import JSON, POST, SPARQLWrapper
 
-from kg import queries
 from kg.cli import main
-from kg.errors import QueryError, StoreError, UsageError
+from kg.errors import StoreError, UsageError
 from kg.ingestion import ingest_paths
 from kg.remote import push
 from kg.store import GraphStore
-
-PREFIXES = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
-            "PREFIX schema: <https://schema.org/>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n")
-
-
-def _oxigraph_binary() -> str:
-    import sys
-
-    candidate = Path(sys.executable).parent / "oxigraph"
-    if candidate.exists():
-        return str(candidate)
-    found = shutil.which("oxigraph")
-    if not found:
-        pytest.skip("the oxigraph server is not installed (pip install 'kg[test]')")
-    return found
 
 
 def _free_port() -> int:
@@ -55,174 +34,43 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-class OxigraphServer:
-    def __init__(self, location: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [_oxigraph_binary(), "serve", "--location", str(location), "--bind", f"127.0.0.1:{self.port}",
-             "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("oxigraph serve did not start: " + self.process.stderr.read().decode())
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-        self.process.stderr.close()
-
-
 @pytest.fixture()
-def oxigraph(tmp_path):
-    server = OxigraphServer(tmp_path / "oxigraph")
+def oxigraph(tmp_path, oxigraph_server):
+    server = oxigraph_server(tmp_path / "oxigraph")
     yield server
     server.stop()
 
 
-def remote_select(url: str, query: str) -> list[dict]:
-    sparql = SPARQLWrapper(url)
-    sparql.setTimeout(120)
-    sparql.setMethod(POST)
-    sparql.setReturnFormat(JSON)
-    sparql.setQuery(query)
-    sparql.queryType = "SELECT"  # SPARQLWrapper's own guess can take a header comment for an update
-    return sparql.queryAndConvert()["results"]["bindings"]
-
-
-def remote_graph_counts(url: str) -> dict[str, int]:
-    rows = remote_select(url, "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
-    return {row["g"]["value"]: int(row["n"]["value"]) for row in rows}
-
-
-def local_graph_counts(store: GraphStore) -> dict[str, int]:
-    return {g.value: sum(1 for _ in store.quads(g)) for g in store.named_graphs()}
-
-
-def _value(term) -> tuple[str, str]:
-    from pyoxigraph import Literal
-
-    if isinstance(term, Literal):
-        return ("literal", term.value if term.language is None else f"{term.value}@{term.language}")
-    return ("uri", term.value)
-
-
-def _remote_value(binding: dict) -> tuple[str, str]:
-    kind = "literal" if binding["type"] in ("literal", "typed-literal") else "uri"
-    value = binding["value"]
-    if kind == "literal" and "xml:lang" in binding:
-        value = f"{value}@{binding['xml:lang']}"
-    return (kind, value)
-
-
-def same_answers(url: str, store: GraphStore, query: str) -> tuple[Counter, Counter]:
-    local = Counter(tuple(sorted((k, _value(v)) for k, v in row.items())) for row in store.select(query))
-    remote = Counter(tuple(sorted((k, _remote_value(v)) for k, v in row.items()))
-                     for row in remote_select(url, query))
-    return local, remote
-
-
-CLASS_COUNTS = PREFIXES + """SELECT ?class (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a ?class }
-GROUP BY ?class"""
-REPRESENTATIVE = [
-    CLASS_COUNTS,
-    PREFIXES + """SELECT ?name ?mode WHERE { ?s a kg:System ; schema:name ?name ; kg:protocolSupport ?ps .
-  ?ps kg:protocol kg:MCP ; kg:supportMode ?mode }""",
-    PREFIXES + "SELECT ?type (COUNT(*) AS ?n) WHERE { ?r a kg:Relation ; kg:edgeType ?type } GROUP BY ?type",
-    PREFIXES + """SELECT ?dep (COUNT(DISTINCT ?s) AS ?dependents) WHERE { ?s kg:runtimeDependency ?dep }
-GROUP BY ?dep ORDER BY DESC(?dependents) LIMIT 10""",
-    PREFIXES + "SELECT ?s ?tier WHERE { ?s a kg:System ; kg:tier ?tier FILTER(?tier <= 2) }",
-]
-
-
-# ---------------------------------------------------------------------------
-
-
-def test_push_update_query_back_and_idempotent(oxigraph, bundled_store, expected_records, edges_file, iris):
-    endpoint, update = oxigraph.url + "/query", oxigraph.url + "/update"
-    local = local_graph_counts(bundled_store)
-    report = push(bundled_store, endpoint, update_endpoint=update, batch_bytes=256 * 1024)
-    assert report.verified is True and report.mismatches == []
-    assert report.graphs == len(local) and report.quads == sum(local.values()) == len(bundled_store)
-    assert report.requests > 2  # batched, not one huge request
-    assert remote_graph_counts(endpoint) == local
-
-    # per class: the same as the local store, and the JSON's own numbers
-    local_classes, remote_classes = same_answers(endpoint, bundled_store, CLASS_COUNTS)
-    assert remote_classes == local_classes
-    by_class = {dict(row)["class"][1]: int(dict(row)["n"][1]) for row in remote_classes}
-    assert by_class["https://w3id.org/agent-landscape/ontology#System"] == len(expected_records)
-    assert by_class["https://w3id.org/agent-landscape/ontology#Relation"] == len(edges_file["edges"])
-
-    # representative queries, and every named query that needs no parameter
-    named = []
-    for name in queries.available():
-        try:
-            named.append(queries.load(name))
-        except QueryError:  # a query file another part of the project is still editing
-            continue
-    texts = REPRESENTATIVE + [q.text for q in named if all(p.optional for p in q.params)]
-    assert len(texts) > len(REPRESENTATIVE)
-    for text in texts:
-        local_answer, remote_answer = same_answers(endpoint, bundled_store, text)
-        assert remote_answer == local_answer, text
-
-    # tamper with the remote copy, push again: exactly the local graphs come back
-    record_graph = iris.record_graph(sorted(expected_records)[0])
-    insert(endpoint, update, f'INSERT DATA {{ GRAPH {record_graph} {{ <urn:x:junk> <urn:x:p> "junk" }} }}')
-    assert remote_graph_counts(endpoint)[record_graph.value] == local[record_graph.value] + 1
-    again = push(bundled_store, endpoint, update_endpoint=update)
-    assert again.verified is True and again.quads == report.quads
-    assert remote_graph_counts(endpoint) == local
-    local_answer, remote_answer = same_answers(endpoint, bundled_store, CLASS_COUNTS)
-    assert remote_answer == local_answer
-
-
-def insert(endpoint: str, update: str, text: str) -> None:
-    sparql = SPARQLWrapper(endpoint, updateEndpoint=update)
-    sparql.setTimeout(60)
-    sparql.setMethod(POST)
-    sparql.setQuery(text)
-    sparql.query()
-
-
-def test_prune_drops_only_stale_graphs_of_our_namespace(oxigraph, small_store, iris):
+def test_prune_drops_only_stale_graphs_of_our_namespace(oxigraph, small_store, iris, graph_counts):
     store = GraphStore(small_store, read_only=True)
     endpoint, update = oxigraph.url + "/query", oxigraph.url + "/update"
     stale, foreign = f"{iris.base}graph/record/removed-upstream", "https://example.org/their-graph"
-    insert(endpoint, update, f'INSERT DATA {{ GRAPH <{stale}> {{ <urn:x:a> <urn:x:p> "old" }} '
-                             f'GRAPH <{foreign}> {{ <urn:x:a> <urn:x:p> "theirs" }} }}')
+    oxigraph.update(f'INSERT DATA {{ GRAPH <{stale}> {{ <urn:x:a> <urn:x:p> "old" }} '
+                    f'GRAPH <{foreign}> {{ <urn:x:a> <urn:x:p> "theirs" }} }}')
     kept = push(store, endpoint, update_endpoint=update)
-    assert kept.pruned == [] and stale in remote_graph_counts(endpoint)  # never dropped unless asked
+    assert kept.pruned == [] and stale in oxigraph.graph_counts()  # never dropped unless asked
     pruned = push(store, endpoint, update_endpoint=update, prune=True, iris=iris)
     assert pruned.pruned == [stale]
-    assert remote_graph_counts(endpoint) == {**local_graph_counts(store), foreign: 1}
+    assert oxigraph.graph_counts() == {**graph_counts(store), foreign: 1}
 
 
-def test_push_graph_store_protocol(oxigraph, bundled_store):
-    endpoint = oxigraph.url + "/query"
-    report = push(bundled_store, endpoint, graph_store=oxigraph.url + "/store")
+def test_push_graph_store_protocol(oxigraph, tiny_store, graph_counts):
+    """One PUT per graph and the count queries (in batches of 500 graphs: the bundled
+    catalog's push in tests/test_queries_remote.py verifies more than one batch), verified."""
+    report = push(tiny_store, oxigraph.url + "/query", graph_store=oxigraph.url + "/store")
     assert report.mode == "graph-store" and report.verified is True
-    graphs = len(bundled_store.named_graphs())
+    graphs = len(tiny_store.named_graphs())
+    assert graphs > 10 and report.graphs == graphs and report.quads == len(tiny_store)
     assert report.requests == graphs + -(-graphs // 500)  # one PUT per graph + the count queries
-    assert remote_graph_counts(endpoint) == local_graph_counts(bundled_store)
+    assert oxigraph.graph_counts() == graph_counts(tiny_store)
 
 
-def test_graph_store_push_twice_is_idempotent(oxigraph, small_store):
+def test_graph_store_push_twice_is_idempotent(oxigraph, small_store, graph_counts):
     store = GraphStore(small_store, read_only=True)
     endpoint = oxigraph.url + "/query"
     for _ in range(2):
         assert push(store, endpoint, graph_store=oxigraph.url + "/store").verified
-        assert remote_graph_counts(endpoint) == local_graph_counts(store)
+        assert oxigraph.graph_counts() == graph_counts(store)
 
 
 # ---------------------------------------------------------------------------
@@ -305,7 +153,7 @@ class AuthProxy:
 
 
 @pytest.mark.parametrize("scheme", ["basic", "digest"])
-def test_push_with_basic_and_digest_auth(oxigraph, small_store, scheme):
+def test_push_with_basic_and_digest_auth(oxigraph, small_store, scheme, graph_counts):
     store = GraphStore(small_store, read_only=True)
     proxy = AuthProxy(oxigraph.url, scheme, "loader", "pa55-w0rd")
     try:
@@ -320,7 +168,7 @@ def test_push_with_basic_and_digest_auth(oxigraph, small_store, scheme):
         assert gsp.verified is True
     finally:
         proxy.stop()
-    assert remote_graph_counts(oxigraph.url + "/query") == local_graph_counts(store)
+    assert oxigraph.graph_counts() == graph_counts(store)
 
 
 # ---------------------------------------------------------------------------
@@ -348,7 +196,7 @@ def test_push_errors(small_store):
         silent.close()
 
 
-def test_cli_push(oxigraph, small_store, capsys):
+def test_cli_push(oxigraph, small_store, capsys, graph_counts):
     args = ["push", "--store", str(small_store), "--endpoint", oxigraph.url + "/query",
             "--update-endpoint", oxigraph.url + "/update"]
     assert main(args) == 0
@@ -356,7 +204,7 @@ def test_cli_push(oxigraph, small_store, capsys):
     err = capsys.readouterr().err
     assert err.count("verified: the remote store holds the same number of quads") == 2
     store = GraphStore(small_store, read_only=True)
-    assert remote_graph_counts(oxigraph.url + "/query") == local_graph_counts(store)
+    assert oxigraph.graph_counts() == graph_counts(store)
     assert main(["push", "--store", str(small_store), "--endpoint", "http://127.0.0.1:1/q", "--timeout", "3"]) == 4
     assert main(["push", "--store", str(small_store), "--endpoint", "not-a-url"]) == 2
 

@@ -1,78 +1,25 @@
 """find: one faceted query, every facet optional and combinable, with facet counts beside
 the rows; on the bundled catalog, expected sets computed from the JSON (cell text read with
-kg.normalise's classifiers, the mapping's specification)."""
+kg.normalise's classifiers, the mapping's specification: tests/conftest.py's find_oracle)."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 import pytest
 
-from kg import normalise
 from kg.cli import main
 from kg.find import find
 
-AXES = ("storage", "retrieval", "persistence", "update", "unit", "governance", "conflict")
 
-
-def fold(text):
-    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
-    return " ".join(bare.split()).lower()
-
-
-def _cell(record, slug):
-    cell = (record.get("cells") or {}).get(slug)
-    return (cell["value"], cell.get("status") or "") if cell and isinstance(cell.get("value"), str) else None
-
-
-def facts(rid, record):
-    """What find reads of one record, from its JSON."""
-    license_cell = _cell(record, "license")
-    open_source = bool(license_cell) and normalise.license_is_osi(normalise.spdx_license(*license_cell))
-    deployment_cell = _cell(record, "deployment")
-    deployment = (normalise.deployment_kind(*deployment_cell) if deployment_cell else None) or "unknown"
-    modes = {}
-    for slug, key in (("mcp-support", "mcp"), ("a2a-support", "a2a"), ("otel", "opentelemetry")):
-        cell = _cell(record, slug)
-        if cell is not None:
-            modes[key] = normalise.protocol_mode(*cell)
-    combined = _cell(record, "protocol-support")
-    if combined is not None and combined[1] in ("real-data", "estimate"):
-        for key, mode in normalise.protocols_in_support_cell(combined[0]).items():
-            if modes.get(key, "unknown") == "unknown":
-                modes[key] = mode
-    sections = [s["section"] if isinstance(s, dict) else s for s in record.get("sections") or []]
-    taxonomy = {axis: {item["value"] for item in (record.get("taxonomy") or {}).get(axis) or []} for axis in AXES}
-    desc = _cell(record, "desc")
-    return {"id": rid, "name": record["name"], "tier": record["tier"], "open": open_source, "deployment": deployment,
-            "modes": modes, "sections": sections, "taxonomy": taxonomy,
-            "text": [fold(rid), fold(record["name"]), fold(desc[0]) if desc else ""]}
-
-
-def matches(f, facets):
-    if "text" in facets and not any(fold(facets["text"]) in t for t in f["text"]):
-        return False
-    if "open" in facets and f["open"] != (facets["open"] == "true"):
-        return False
-    if "selfhost" in facets and (f["deployment"] in ("self-hosted", "both")) != (facets["selfhost"] == "true"):
-        return False
-    if "protocol" in facets:
-        wanted = {facets["mode"]} if "mode" in facets else {"native", "adapter", "client"}
-        if f["modes"].get(facets["protocol"]) not in wanted:
-            return False
-    elif "mode" in facets and facets["mode"] not in f["modes"].values():
-        return False
-    if "section" in facets and not any(facets["section"].lower() in s.lower() for s in f["sections"]):
-        return False
-    if "tier" in facets and f["tier"] != int(facets["tier"]):
-        return False
-    return all(facets[axis] in f["taxonomy"][axis] for axis in AXES if axis in facets)
+@pytest.fixture(scope="module")
+def all_facts(find_oracle):
+    return find_oracle.facts
 
 
 @pytest.fixture(scope="module")
-def all_facts(expected_records):
-    return [facts(rid, record) for rid, record in expected_records.items()]
+def matches(find_oracle):
+    return find_oracle.matches
 
 
 @pytest.mark.parametrize("facets", [
@@ -81,7 +28,7 @@ def all_facts(expected_records):
     {"open": "false", "selfhost": "false", "tier": "2"}, {"text": "  Temporal  KNOWLEDGE graph"},
     {"retrieval": "similarity", "governance": "inspectable", "protocol": "opentelemetry"}, {},
 ])
-def test_find_by_facets(bundled_store, all_facts, facets):
+def test_find_by_facets(bundled_store, all_facts, matches, find_oracle, facets):
     want = sorted((f["tier"], f["name"].lower(), f["id"]) for f in all_facts if matches(f, facets))
     found = find(bundled_store, facets)
     assert [(r["tier"], r["name"].lower(), r["id"]) for r in found.rows] == want
@@ -92,7 +39,7 @@ def test_find_by_facets(bundled_store, all_facts, facets):
     assert dict(found.facets["deployment"]) == dict(Counter(f["deployment"] for f in chosen.values()))
     supporting = Counter(p for f in chosen.values() for p, m in f["modes"].items() if m in ("native", "adapter", "client"))
     assert dict(found.facets["protocol"]) == dict(supporting)
-    for axis in AXES:
+    for axis in find_oracle.axes:
         assert dict(found.facets[axis]) == dict(Counter(v for f in chosen.values() for v in f["taxonomy"][axis]))
 
 

@@ -1,11 +1,12 @@
-"""kg query NAME --endpoint URL: every named query asked of a real Oxigraph server holding
-the bundled catalog gives the same rows as the embedded store; credentials go to the named
-endpoint only and a redirect is never followed. One server for the whole file (its graph
-is read, never changed).
+"""kg push, then kg query NAME --endpoint URL: the bundled catalog is pushed once (``kg.remote.push``,
+SPARQL Update in small batches) to a real Oxigraph server (``oxigraph serve``: tests/conftest.py's
+``oxigraph_server``); the push's report and the server's graphs are checked against the store
+and the JSON; every named query asked of the server gives the same rows as the embedded
+store; and last (it changes the server) the remote copy is tampered with and pushed again.
+Credentials go to the named endpoint only and a redirect is never followed.
 
-The server's database is made with Oxigraph's own bulk loader from our N-Quads dump: the
-same quads ``kg push`` writes (tests/test_push.py pushes the bundled catalog to a real
-server and checks every graph's quads), in a fraction of the time a push takes.
+The tests of this file share the one server and run in their order here (one worker per
+file, --dist loadfile): the tamper test must stay after every test that reads the push.
 """
 
 from __future__ import annotations
@@ -14,25 +15,30 @@ import base64
 import http.server
 import threading
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
-from pyoxigraph import QueryBoolean, QuerySolutions
+from pyoxigraph import Literal, QueryBoolean, QuerySolutions
 
 from kg import queries
 from kg.cli import main
 from kg.endpoint import Endpoint
 from kg.errors import NotFound, StoreError
+from kg.remote import push
 
-
-def _push_tests():
-    """tests/test_push.py (its OxigraphServer runs the real ``oxigraph serve``), loaded from its file."""
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("kg_test_push", Path(__file__).with_name("test_push.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+PREFIXES = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+            "PREFIX schema: <https://schema.org/>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n")
+CLASS_COUNTS = PREFIXES + """SELECT ?class (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a ?class }
+GROUP BY ?class"""
+REPRESENTATIVE = [  # a few plain queries, asked with SPARQLWrapper rather than kg's client
+    CLASS_COUNTS,
+    PREFIXES + """SELECT ?name ?mode WHERE { ?s a kg:System ; schema:name ?name ; kg:protocolSupport ?ps .
+  ?ps kg:protocol kg:MCP ; kg:supportMode ?mode }""",
+    PREFIXES + "SELECT ?type (COUNT(*) AS ?n) WHERE { ?r a kg:Relation ; kg:edgeType ?type } GROUP BY ?type",
+    PREFIXES + """SELECT ?dep (COUNT(DISTINCT ?s) AS ?dependents) WHERE { ?s kg:runtimeDependency ?dep }
+GROUP BY ?dep ORDER BY DESC(?dependents) LIMIT 10""",
+    PREFIXES + "SELECT ?s ?tier WHERE { ?s a kg:System ; kg:tier ?tier FILTER(?tier <= 2) }",
+]
 
 # parameters for every named query that needs some (the rest run with none)
 PARAMS = {
@@ -51,31 +57,56 @@ UNORDERED = ("select-analysis-systems", "select-analysis-protocols", "show")  # 
 
 
 @pytest.fixture(scope="module")
-def remote(tmp_path_factory, bundled_store):
-    import subprocess
-
-    folder = tmp_path_factory.mktemp("oxigraph-remote")
-    dump = folder / "bundled.nq"
-    with dump.open("wb") as out:
-        bundled_store.dump(out, "nquads")
-    push_tests = _push_tests()
-    server_class, binary = push_tests.OxigraphServer, push_tests._oxigraph_binary()
-    subprocess.run([binary, "load", "--location", str(folder / "db"), "--file", str(dump)], check=True,
-                   capture_output=True, timeout=300)
-    server = server_class(folder / "db")
+def remote(tmp_path_factory, bundled_store, oxigraph_server):
+    """The server, with the bundled catalog pushed by kg (``report``: the push's report)."""
+    server = oxigraph_server(tmp_path_factory.mktemp("oxigraph-remote") / "db")
     try:
-        yield server
+        report = push(bundled_store, server.url + "/query", update_endpoint=server.url + "/update",
+                      batch_bytes=256 * 1024)
+        yield SimpleNamespace(server=server, url=server.url, report=report)
     finally:
         server.stop()
 
 
-def test_the_server_holds_what_kg_push_would_write(remote, bundled_store):
-    """As many quads in as many named graphs as the store: what kg push verifies after pushing."""
-    count = "SELECT (COUNT(DISTINCT ?g) AS ?graphs) (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } }"
-    here = bundled_store.select(count)[0]
-    there = Endpoint(remote.url + "/query").select(count)[0]
-    assert (there["graphs"], there["quads"]) == (here["graphs"], here["quads"])
-    assert int(here["graphs"].value) > 900
+def _value(term) -> tuple[str, str]:
+    if isinstance(term, Literal):
+        return ("literal", term.value if term.language is None else f"{term.value}@{term.language}")
+    return ("uri", term.value)
+
+
+def _remote_value(binding: dict) -> tuple[str, str]:
+    kind = "literal" if binding["type"] in ("literal", "typed-literal") else "uri"
+    value = binding["value"]
+    if kind == "literal" and "xml:lang" in binding:
+        value = f"{value}@{binding['xml:lang']}"
+    return (kind, value)
+
+
+def same_answers(server, store, query: str) -> tuple[Counter, Counter]:
+    """A query's rows from the local store and from the server (SPARQLWrapper), as multisets."""
+    local = Counter(tuple(sorted((k, _value(v)) for k, v in row.items())) for row in store.select(query))
+    remote = Counter(tuple(sorted((k, _remote_value(v)) for k, v in row.items())) for row in server.select(query))
+    return local, remote
+
+
+def test_the_push_is_verified_batched_and_complete(remote, bundled_store, expected_records, edges_file,
+                                                    graph_counts):
+    """The push's report, the server's quads per graph, its entities per class (as the store
+    and as the JSON counts them) and a few plain queries asked without kg's client."""
+    local = graph_counts(bundled_store)
+    report = remote.report
+    assert report.verified is True and report.mismatches == []
+    assert report.graphs == len(local) > 900 and report.quads == sum(local.values()) == len(bundled_store)
+    assert report.requests > 2  # batched, not one huge request
+    assert remote.server.graph_counts() == local
+    local_classes, remote_classes = same_answers(remote.server, bundled_store, CLASS_COUNTS)
+    assert remote_classes == local_classes
+    by_class = {dict(row)["class"][1]: int(dict(row)["n"][1]) for row in remote_classes}
+    assert by_class["https://w3id.org/agent-landscape/ontology#System"] == len(expected_records)
+    assert by_class["https://w3id.org/agent-landscape/ontology#Relation"] == len(edges_file["edges"])
+    for text in REPRESENTATIVE[1:]:
+        local_answer, remote_answer = same_answers(remote.server, bundled_store, text)
+        assert remote_answer == local_answer and local_answer, text
 
 
 def _settled(name, term):
@@ -117,6 +148,21 @@ def test_the_command_line_with_endpoint(remote, bundled_store, capsys):
     assert "did you mean: mem0--mem0-ai (Mem0)" in capsys.readouterr().err
     with pytest.raises(NotFound):
         queries.query(Endpoint(remote.url + "/query"), "related", {"id": "no-such-system"})
+
+
+def test_tampered_remote_copy_is_repaired_by_pushing_again(remote, bundled_store, expected_records, iris,
+                                                           graph_counts):
+    """Last of the tests on the pushed server (it changes it): a quad added to one record's
+    graph there is gone after a second push, which sends exactly the local graphs again."""
+    local = graph_counts(bundled_store)
+    record_graph = iris.record_graph(sorted(expected_records)[0])
+    remote.server.update(f'INSERT DATA {{ GRAPH {record_graph} {{ <urn:x:junk> <urn:x:p> "junk" }} }}')
+    assert remote.server.graph_counts()[record_graph.value] == local[record_graph.value] + 1
+    again = push(bundled_store, remote.url + "/query", update_endpoint=remote.url + "/update")
+    assert again.verified is True and again.quads == remote.report.quads
+    assert remote.server.graph_counts() == local
+    local_answer, remote_answer = same_answers(remote.server, bundled_store, CLASS_COUNTS)
+    assert remote_answer == local_answer
 
 
 # ---------------------------------------------------------------------------

@@ -187,7 +187,7 @@ ROUTES = [
      "%3Chttps%3A%2F%2Fw3id.org%2Fagent-landscape%2Fontology%23System%3E%20%7D", "text/csv"),
     (f"/id/system/{SYSTEM}", "text/turtle"),
     (f"/id/system/{SYSTEM}", "text/html"),
-    ("/id/system/?q=graph&tier=1", "text/html"),
+    ("/id/system/?text=graph&tier=1", "text/html"),
     ("/queries/search?text=graph&run=1", "text/html"),
 ]
 

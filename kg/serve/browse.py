@@ -1,4 +1,4 @@
-"""The browsing pages: the index of systems (search and facets) and the form of each named
+"""The browsing pages: the index of systems (``find``'s rows and facets) and the form of each named
 query (its fields typed from the query's header), rendered from the packaged templates.
 
 Both are plain GET forms: the page a search or a query gives has an address that can be
@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 from urllib.parse import quote, urlencode
 
-from .catalog import FACETS
+from .catalog import TITLES, facet_groups, href
 from .pages import Term, Terms, _render
 
-FACET_TITLES = {"section": "Section", "tier": "Tier", "protocol": "Protocol", "mode": "Support mode",
-                "license": "Licence", "selfhost": "Self-hostable", "vendor": "Vendor"}
 # named query parameter type -> the form field (<input> attributes) that takes it
 FIELDS = {
     "string": {"type": "text"}, "integer": {"type": "number", "step": "1"},
@@ -26,31 +24,20 @@ FIELDS = {
 }
 
 
-def index_page(text: str, chosen: Mapping[str, str], hits: list, counts: dict, total: int, base: str,
-               labels: Mapping[str, Mapping[str, str]]) -> bytes:
-    """The systems that match the search ``text`` and the ``chosen`` facets, with each
-    facet's values and counts."""
-    chosen = {k: v for k, v in chosen.items() if v}
-    facets: list[dict[str, Any]] = []
-    for facet in FACETS:
-        options = [{"key": key, "label": label, "count": n} for key, label, n in counts.get(facet, [])]
-        if chosen.get(facet) and all(o["key"] != chosen[facet] for o in options):
-            options.insert(0, {"key": chosen[facet], "label": chosen[facet], "count": 0})
-        facets.append({"name": facet, "title": FACET_TITLES[facet], "options": options,
-                       "chosen": chosen.get(facet, "")})
+def index_page(chosen: Mapping[str, str], found: Any, total: int, base: str, error: str | None = None) -> bytes:
+    """The systems ``find`` gives for the ``chosen`` parameters, with its facet counts as links
+    that narrow the list; ``error`` (a parameter refused as ``kg query find`` refuses it) instead."""
     terms = Terms(base)
-    rows = [{"href": terms.href(r.iri), "name": r.name, "id": r.id, "tier": r.tier, "section": r.primary,
-             "vendor": ", ".join(sorted(labels["vendor"].get(k, k) for k in r.facets.get("vendor", ()))),
-             "license": ", ".join(sorted(labels["license"].get(k, k) for k in r.facets.get("license", ())))}
-            for r in hits]
-    filters: list[dict[str, Any]] = [{"title": FACET_TITLES[k], "value": next((o["label"] for f in facets if f["name"] == k
-                                                        for o in f["options"] if o["key"] == v), v),
-                "drop": "?" + urlencode({**({"q": text} if text else {}),
-                                         **{n: w for n, w in chosen.items() if n != k}})}
-               for k, v in chosen.items()]
+    rows = [{"href": terms.href(base + "system/" + str(r["id"])), "name": r.get("name") or r["id"], "id": r["id"],
+             "tier": r.get("tier"), "section": r.get("primary_section") or "", "vendor": r.get("vendor_name") or "",
+             "open": "yes" if r.get("open_source") else "no", "deployment": r.get("deployment") or "",
+             "protocols": r.get("protocol_support") or ""} for r in (found.rows if found is not None else [])]
+    filters = [{"title": TITLES.get(k, k), "value": v, "drop": href(chosen, **{k: None})} for k, v in chosen.items()]
+    text = chosen.get("text", "")
     title = f"Systems matching \u201c{text}\u201d" if text else "Systems"
     return _render("index.html", f"{title} - AI Agent Infrastructure Landscape", heading=title, text=text,
-                   facets=facets, rows=rows, total=total, filters=filters)
+                   hidden={k: v for k, v in chosen.items() if k != "text"}, error=error, rows=rows, total=total,
+                   facets=facet_groups(found, chosen) if found is not None else [], filters=filters)
 
 
 def _id_link(terms: Terms, term: Any) -> Any:

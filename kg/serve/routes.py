@@ -213,13 +213,11 @@ def _entity(app: Service, request: Request, rest: str) -> dict:
 
 
 def _index(app: Service, request: Request) -> dict:
-    from .catalog import FACETS
-
+    """The index of systems: the query string is ``find``'s parameters (empty fields left out)."""
     params = _params(request)
     _, fmt = entity_format("", _first(params, "format"), request.header("Accept"))
-    facets = {name: _first(params, name) or "" for name in FACETS}
-    reply = _work(app, {"op": "index", "q": _first(params, "q") or "", "facets": facets, "format": fmt,
-                        "max_bytes": app.config.max_bytes})
+    chosen = {name: values[0] for name, values in params.items() if name != "format" and values and values[0]}
+    reply = _work(app, {"op": "index", "facets": chosen, "format": fmt, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 

@@ -26,7 +26,6 @@ from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
 from . import browse, pages
-from .catalog import Catalog, search_iris
 from .negotiation import CONTENT_TYPES, GRAPH_OFFERS, RDF_FORMATS, RESULT_FORMATS, SOLUTION_OFFERS
 from .replies import Reply, empty_reply
 
@@ -98,10 +97,10 @@ class Worker:
         self.check("SELECT * WHERE { ?s ?p ?o } LIMIT 1")  # warm rdflib's parser
 
     def _read_version(self) -> None:
-        """What the worker keeps of the version it reads: its graphs; the facet table and
-        the guard's answers (which depend on the graphs) are read again when needed."""
+        """What the worker keeps of the version it reads: its graphs; the number of systems
+        and the guard's answers (which depend on the graphs) are read again when needed."""
         self.graphs = {g.value for g in self.store.named_graphs()}
-        self.catalog: Catalog | None = None  # read at the first index request
+        self.systems: int | None = None  # counted at the first index request
         self._checked.clear()
 
     def refresh(self) -> bool:
@@ -243,18 +242,31 @@ class Worker:
     # -- browsing: the index of systems, named query forms ---------------------
 
     def index(self, msg: dict) -> dict:
-        if self.catalog is None:
-            self.catalog = Catalog(self.store)
-        text = msg["q"].strip()
-        found = search_iris(self.store, text, self.iris) if text else None
-        hits, counts = self.catalog.select(msg["facets"], found)
+        """The index of systems: ``find``'s rows and facets for the request's parameters
+        (``find``'s own, bound as ``kg query find`` binds them; refused with its errors)."""
+        from ..find import find
+
+        chosen = msg["facets"]
+        try:
+            found = find(self.store, chosen, self.iris)
+        except QueryError as err:
+            if msg["format"] != "html":
+                raise Reply(400, "bad-parameter", str(err)) from None
+            page = browse.index_page(chosen, None, self._systems(), self.iris.base, str(err))
+            return {**self._body("html", page, msg), "status": 400}
         if msg["format"] != "html":
-            triples = [Triple(NamedNode(r.iri), p, o) for r in hits for p, o in
-                       ((RDF.type, KG.System), (SCHEMA.name, Literal(r.name)), (KG.tier, Literal(r.tier)))]
+            triples = [Triple(self.iris.system(str(r["id"])), p, o) for r in found.rows for p, o in
+                       ((RDF.type, KG.System), (SCHEMA.name, Literal(str(r.get("name") or r["id"]))),
+                        (KG.tier, Literal(int(r["tier"]))))]
             return self._body(msg["format"], self._serialise(triples, msg["format"]), msg)
-        page = browse.index_page(text, msg["facets"], hits, counts, len(self.catalog.rows), self.iris.base,
-                                 self.catalog.labels)
+        page = browse.index_page(chosen, found, self._systems(), self.iris.base)
         return self._body("html", page, msg)
+
+    def _systems(self) -> int:
+        """How many systems the store's version holds (the index's "of N")."""
+        if self.systems is None:
+            self.systems = self.store.count(self.prefixes + "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a kg:System }")
+        return self.systems
 
     def named(self, msg: dict) -> dict:
         from .. import queries
