@@ -220,7 +220,8 @@ def _readme_tests():
 
 def test_the_readme_session_from_the_wheel(installs, tmp_path):
     """Every command of the README's session, run with the wheel's kg and python in a folder
-    outside the checkout, prints what the README shows (as test_readme checks for the checkout)."""
+    outside the checkout, prints what the README shows (tests/test_readme.py's runner: the
+    session runs here only, as a new user runs it), then the README's Python example runs."""
     readme = _readme_tests()
     folder = tmp_path / "session"
     (folder / "bin").mkdir(parents=True)
@@ -231,4 +232,15 @@ def test_the_readme_session_from_the_wheel(installs, tmp_path):
         script.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KG_STORE", "KG_BASE", "NO_COLOR")}
     env["PATH"] = f"{folder / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    readme.run_session(README.read_text(encoding="utf-8"), folder, env)
+    text = README.read_text(encoding="utf-8")
+    readme.run_session(text, folder, env)
+    # then the README's Python API example, as a doctest, with the wheel's python in the same folder
+    # (the store the session built is there)
+    (folder / "example.txt").write_text(readme.python_example(text), encoding="utf-8")
+    done = subprocess.run([str(installs["venv"] / "bin" / "python"), "-m", "doctest", "-v", "-o", "ELLIPSIS",
+                           "-o", "NORMALIZE_WHITESPACE", "example.txt"], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    passed = re.search(r"(\d+) passed and 0 failed", done.stdout)
+    assert passed and int(passed.group(1)) >= 6, done.stdout[-2000:]
+    assert (folder / "landscape.ttl").stat().st_size > 1_000_000
