@@ -72,3 +72,19 @@ def machine_line() -> str:
     load = os.getloadavg()
     return (f"{platform.machine()}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}; "
             f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min) when the report was written")
+
+
+class NoRecorder:
+    """Stands in for ``kg.ingestion.Recorder``: an ingest that records no changeset (the ingest as
+    it was before changesets), to measure what the history costs."""
+
+    removed: list[str] = []
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def before_write(self, records: object) -> None:
+        pass
+
+    def finish(self, *args: object, **kwargs: object) -> None:
+        return None

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import generate  # noqa: E402
+from bench_data import NoRecorder  # noqa: E402
 
 import kg.ingestion as ingestion  # noqa: E402
 from kg.history import changeset_numbers  # noqa: E402
@@ -38,21 +39,6 @@ from kg.store import GraphStore  # noqa: E402
 from kg.vocab import Iris  # noqa: E402
 
 CHANGED = 100
-
-
-class _NoRecorder:
-    """Stands in for kg.history.Recorder: the ingest exactly as it was before changesets."""
-
-    removed: list[str] = []
-
-    def __init__(self, *args: object) -> None:
-        pass
-
-    def before_write(self, records: object) -> None:
-        pass
-
-    def finish(self, *args: object, **kwargs: object) -> None:
-        return None
 
 
 def _changed_records(catalog_file: Path, out: Path) -> None:
@@ -75,7 +61,7 @@ def _timed_ingest(base: Path, work: Path, changed: Path, with_changeset: bool) -
         shutil.rmtree(work)
     _link_copy(base, work)
     store = GraphStore(work)
-    ingestion.Recorder = ingestion.__dict__["_Recorder"] if with_changeset else _NoRecorder  # type: ignore
+    ingestion.Recorder = ingestion.__dict__["_Recorder"] if with_changeset else NoRecorder  # type: ignore
     started = time.perf_counter()
     report = ingestion.ingest_paths(store, [str(changed)])
     seconds = time.perf_counter() - started

@@ -45,19 +45,9 @@ def child(spec: dict) -> dict:
     from kg.vocab import Iris
 
     if spec["variant"] == "kg-no-history":
-        class Silent:  # records nothing: the re-ingest apart from the history
-            removed: list[str] = []
+        from bench_data import NoRecorder  # records nothing: the re-ingest apart from the history
 
-            def __init__(self, *args: object) -> None:
-                pass
-
-            def before_write(self, records: object) -> None:
-                pass
-
-            def finish(self, *args: object, **kwargs: object) -> None:
-                return None
-
-        kg.ingestion.Recorder = Silent  # type: ignore[attr-defined, misc]
+        kg.ingestion.Recorder = NoRecorder  # type: ignore[attr-defined, misc]
     store = GraphStore(spec["store"])
     started = time.perf_counter()
     report = ingest_paths(store, [spec["changed"]])
