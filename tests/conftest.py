@@ -154,6 +154,18 @@ def expected_records(site_catalog, seed_record) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="session")
+def records(expected_records) -> dict[str, dict]:
+    """The input records by id (the name the query tests use for ``expected_records``)."""
+    return expected_records
+
+
+@pytest.fixture(scope="session")
+def edges(edges_file) -> list[dict]:
+    """The bundled edges file's edges."""
+    return edges_file["edges"]
+
+
+@pytest.fixture(scope="session")
 def bundled_report(bundled_store, iris):
     """The split validation of the bundled store (several test files read it; made once)."""
     from kg.validation import validate

@@ -115,16 +115,6 @@ def list_order(records, ids, edges):
 
 
 @pytest.fixture(scope="module")
-def records(expected_records):
-    return expected_records
-
-
-@pytest.fixture(scope="module")
-def edges(edges_file):
-    return edges_file["edges"]
-
-
-@pytest.fixture(scope="module")
 def generated():
     """A 50-record full-shape catalog from the generator, ingested into a store of its own."""
     spec = importlib.util.spec_from_file_location("landscape_generate_q", GEN_PATH)

@@ -23,16 +23,6 @@ def fold(text):
     return " ".join(bare.split()).lower()
 
 
-@pytest.fixture(scope="module")
-def records(expected_records):
-    return expected_records
-
-
-@pytest.fixture(scope="module")
-def edges(edges_file):
-    return edges_file["edges"]
-
-
 # ---------------------------------------------------------------------------
 # search: trimmed, case, white space and accents folded; id and name hits first
 
