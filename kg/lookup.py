@@ -29,22 +29,12 @@ kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: 
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from typing import Any, Callable, Mapping
 
 from .errors import NotFound, safe_text
+from .normalise import fold
 
-_SPACE = re.compile(r"\s+")
 SHOWN = 10  # candidates named in one message
-
-
-def fold(text: str) -> str:
-    """``text`` trimmed, lower-cased, white space runs made one space, diacritics dropped
-    (what the search query does to each field in SPARQL)."""
-    decomposed = unicodedata.normalize("NFD", text)  # canonical only: "²" stays itself
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _SPACE.sub(" ", bare).strip().lower()  # lower, as SPARQL's LCASE
 
 
 class SystemIndex:

@@ -86,7 +86,7 @@ KG_PROPERTIES = (
     # typed layer
     "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
     "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",
-    "supportsProtocol", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
+    "supportsProtocol", "assessed", "foldedName", "foldedDescription", "foldedClaims", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
     "latestReleaseDate", "latestReleaseStart", "latestReleaseEnd",
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",
     "costInputPerMTok", "costOutputPerMTok", "complianceFramework",

@@ -43,6 +43,8 @@ NUMBER_COLUMNS = {
     "cost-output-usd-per-mtok": KG.costOutputPerMTok,
 }
 POSITIVE_MODES = frozenset({"native", "adapter", "client"})
+ASSESSED_MODES = POSITIVE_MODES | {"none"}  # a reading of researched data that found support or its absence
+RESEARCHED = frozenset({"real-data", "estimate"})  # cell statuses that hold research, not a placeholder
 
 
 def feature_family(column_slug: str) -> str | None:
@@ -324,6 +326,7 @@ def _typed_layer(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         if stars is not None:
             w.add(s, KG.githubStars, value_literal(stars))
     _vendor(w, iris, s, record, owner)
+    _folded(w, s, record)
     _license(w, iris, s, record)
     _protocols(w, iris, s, record)
     _deployment(w, s, record)
@@ -331,6 +334,17 @@ def _typed_layer(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     _dates(w, s, record)
     _numbers(w, s, record)
     _compliance(w, s, record)
+
+
+def _folded(w: _Writer, s: NamedNode, record: Record) -> None:
+    """The fields text search reads, folded once here rather than in every query (the
+    id needs no folding: ids are lower-case ASCII)."""
+    fields = ((KG.foldedName, record.name if isinstance(record.name, str) else None),
+              (KG.foldedDescription, (_cell_text(record, "desc") or (None,))[0]),
+              (KG.foldedClaims, (_cell_text(record, "claims") or (None,))[0]))
+    for predicate, text in fields:
+        if text:
+            w.add(s, predicate, Literal(normalise.fold(text)))
 
 
 def _vendor(w: _Writer, iris: Iris, s: NamedNode, record: Record, owner: str | None) -> None:
@@ -381,23 +395,25 @@ def _license(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
 
 
 def _protocols(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
-    modes: dict[str, tuple[str, str]] = {}
+    modes: dict[str, tuple[str, str, str]] = {}  # protocol -> (mode, column, the cell's status)
     for column_slug, key in PROTOCOL_COLUMNS.items():
         cell = _cell_text(record, column_slug)
         if cell is not None:
-            modes[key] = (normalise.protocol_mode(cell[0], cell[1]), column_slug)
+            modes[key] = (normalise.protocol_mode(cell[0], cell[1]), column_slug, cell[1])
     combined = _cell_text(record, "protocol-support")
     if combined is not None and combined[1] in ("real-data", "estimate"):
         for key, mode in normalise.protocols_in_support_cell(combined[0]).items():
             if key not in modes or modes[key][0] == "unknown":
-                modes[key] = (mode, "protocol-support")
-    for key, (mode, column_slug) in sorted(modes.items()):
+                modes[key] = (mode, "protocol-support", combined[1])
+    for key, (mode, column_slug, status) in sorted(modes.items()):
         support = iris.part(s, "protocol", key)
         w.add(s, KG.protocolSupport, support)
         w.add(support, RDF.type, KG.ProtocolSupport)
         w.add(support, KG.protocol, PROTOCOLS[key])
         w.add(support, KG.supportMode, SUPPORT_MODES[mode])
         w.add(support, KG.column, iris.column(column_slug))
+        # a finding: researched data that says something (protocol-adoption counts these apart)
+        w.add(support, KG.assessed, TRUE if status in RESEARCHED and mode in ASSESSED_MODES else FALSE)
         if mode in POSITIVE_MODES:
             w.add(s, KG.supportsProtocol, PROTOCOLS[key])
 

@@ -41,7 +41,7 @@ from .programming_languages import languages
 from .licences import OSI_APPROVED, SPDX_IDS, LicenseInfo, license_is_osi, spdx_license
 from .numbers import number
 from .protocols import PROTOCOL_MODES, protocol_mode, protocols_in_support_cell
-from .text import DEPTH_FLOOR, ESTIMATE, NO_DATA, NOT_APPLICABLE, REAL_DATA
+from .text import DEPTH_FLOOR, ESTIMATE, NO_DATA, NOT_APPLICABLE, REAL_DATA, fold
 from .vendors import MULTI_LABEL_SUFFIXES, VendorInfo, publication_venue, registrable_domain, vendor_of
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "feature_state",
     "created_date",
     "first_date",
+    "fold",
     "github_repo",
     "github_stars",
     "languages",

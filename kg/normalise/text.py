@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 REAL_DATA = "real-data"
 ESTIMATE = "estimate"
@@ -17,6 +18,7 @@ READABLE = frozenset({REAL_DATA, ESTIMATE})
 MAX_TEXT = 4000
 
 # A feature or protocol that is only announced: "planned (Google A2A roadmap)", "coming soon".
+_SPACE = re.compile(r"\s+")
 PLANNED_RE = re.compile(
     r"\b(?:planned|on (?:the|its) roadmap|roadmap|coming soon|in development|not yet|upcoming|forthcoming)\b"
 )
@@ -56,3 +58,15 @@ def without_parentheses(text: str) -> str:
 def unique(items: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """The items without repeats, in their first order."""
     return tuple(dict.fromkeys(items))
+
+
+def fold(text: str) -> str:
+    """``text`` trimmed, lower-cased, white space runs made one space, diacritics dropped:
+    how text search compares (the folded fields written at ingest, and the text asked for).
+
+    >>> fold("  Café \t Graphiti ")
+    'cafe graphiti'
+    """
+    decomposed = unicodedata.normalize("NFD", text)  # canonical only: "²" stays itself
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACE.sub(" ", bare).strip().lower()  # lower, as SPARQL's LCASE

@@ -1,0 +1,79 @@
+"""The facts derived at ingest for fast queries (kg:foldedName, kg:foldedDescription,
+kg:foldedClaims, kg:assessed) agree with the JSON, and follow every replace of a record."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+from kg import queries
+from kg.ingestion import ingest_paths
+from kg.store import GraphStore
+from kg.vocab import KG, Iris
+
+FOLDED = {"name": KG.foldedName, "desc": KG.foldedDescription, "claims": KG.foldedClaims}
+RESEARCHED = {"real-data", "estimate"}
+FINDING_MODES = {KG.NativeSupport.value, KG.AdapterSupport.value, KG.ClientSupport.value, KG.NoSupportFound.value}
+
+
+def folded(text: str) -> str:
+    """Folding as people type it away: no accents, one space, lower case (written here
+    independently of kg.normalise.fold)."""
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return " ".join(bare.split()).lower()
+
+
+def expected_folded(record: dict) -> dict[str, str]:
+    texts = {"name": record.get("name")}
+    for slug in ("desc", "claims"):
+        texts[slug] = ((record.get("cells") or {}).get(slug) or {}).get("value")
+    return {field: folded(text) for field, text in texts.items() if isinstance(text, str) and text}
+
+
+def stored_folded(store: GraphStore, iris: Iris, record_id: str) -> dict[str, str]:
+    system = iris.system(record_id)
+    return {field: q.object.value for field, predicate in FOLDED.items()
+            for q in store.match(system, predicate, None, iris.record_graph(record_id))}
+
+
+def test_the_folded_fields_are_the_json_fields_folded(bundled_store, iris, records):
+    for record_id, record in records.items():
+        assert stored_folded(bundled_store, iris, record_id) == expected_folded(record), record_id
+
+
+def test_a_reading_is_assessed_when_its_cell_holds_research_that_says_something(bundled_store, iris, records):
+    column_slug = {c.value: c.value.rsplit("/", 1)[-1] for c in
+                   {q.object for q in bundled_store.match(None, KG.column, None) if "/protocol/" in q.subject.value}}
+    seen = {True: 0, False: 0}
+    for q in bundled_store.match(None, KG.assessed, None):
+        support, record_id = q.subject, q.subject.value.split("/system/", 1)[1].split("/", 1)[0]
+        column = next(bundled_store.match(support, KG.column, None)).object.value
+        mode = next(bundled_store.match(support, KG.supportMode, None)).object.value
+        cell = records[record_id]["cells"].get(column_slug[column]) or {}
+        want = cell.get("status") in RESEARCHED and mode in FINDING_MODES
+        assert (q.object.value == "true") == want, (record_id, column_slug[column], cell.get("status"), mode)
+        seen[want] += 1
+    supports = sum(1 for _ in bundled_store.match(None, KG.protocolSupport, None))
+    assert sum(seen.values()) == supports and seen[True] and seen[False]  # every reading has the fact
+
+
+def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
+    store, iris = GraphStore(), Iris()
+    ingest_paths(store, tiny_paths)
+    seed = json.loads(Path(tiny_paths[1]).read_text(encoding="utf-8"))
+    record = seed["records"][0] if "records" in seed else seed
+    record_id = record["id"]
+    found = lambda text: {r["id"].value for r in queries.query(store, "search", {"text": text})}  # noqa: E731
+    assert record_id in found("barebones")
+    record["name"] = "Smolagents Mémoire"
+    record["cells"]["desc"]["value"] = "A  Zürich-made   framework."
+    record["cells"]["mcp-support"]["status"] = "not-applicable"
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(seed, ensure_ascii=False), encoding="utf-8")
+    ingest_paths(store, [str(changed)])
+    assert stored_folded(store, iris, record_id) == expected_folded(record)
+    assert record_id in found("zurich-made framework") and record_id in found("memoire")
+    assert record_id not in found("barebones")  # the old description's words are gone with it
+    mcp = iris.system(record_id).value + "/protocol/mcp"
+    assert [q.object.value for q in store.match(None, KG.assessed, None) if q.subject.value == mcp] == ["false"]
