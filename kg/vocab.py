@@ -86,7 +86,8 @@ KG_PROPERTIES = (
     # typed layer
     "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
     "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",
-    "supportsProtocol", "assessed", "foldedName", "foldedDescription", "foldedClaims", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
+    "supportsProtocol", "assessed", "foldedName", "foldedDescription", "foldedClaims",
+    "protocolSupportText", "taxonomyText", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
     "latestReleaseDate", "latestReleaseStart", "latestReleaseEnd",
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",
     "costInputPerMTok", "costOutputPerMTok", "complianceFramework",

@@ -1,5 +1,6 @@
 """The facts derived at ingest for fast queries (kg:foldedName, kg:foldedDescription,
-kg:foldedClaims, kg:assessed) agree with the JSON, and follow every replace of a record."""
+kg:foldedClaims, kg:assessed, kg:protocolSupportText, kg:taxonomyText) agree with the JSON
+and with the facts they summarise, and follow every replace of a record."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from kg import queries
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
-from kg.vocab import KG, Iris
+from kg.vocab import KG, PROTOCOLS, SKOS, TAXONOMY_AXES, Iris
 
 FOLDED = {"name": KG.foldedName, "desc": KG.foldedDescription, "claims": KG.foldedClaims}
 RESEARCHED = {"real-data", "estimate"}
@@ -58,6 +59,29 @@ def test_a_reading_is_assessed_when_its_cell_holds_research_that_says_something(
     assert sum(seen.values()) == supports and seen[True] and seen[False]  # every reading has the fact
 
 
+def test_the_protocol_text_spells_out_the_protocol_readings(bundled_store, iris, records):
+    protocols = {node.value: key for key, node in PROTOCOLS.items()}
+    readings: dict[str, dict[str, str]] = {}
+    for q in bundled_store.match(None, KG.protocolSupport, None):
+        protocol = next(bundled_store.match(q.object, KG.protocol, None)).object.value
+        mode_node = next(bundled_store.match(q.object, KG.supportMode, None)).object
+        mode = next(bundled_store.match(mode_node, SKOS.notation, None)).object.value
+        readings.setdefault(q.subject.value, {})[protocols[protocol]] = mode
+    texts = {q.subject.value: q.object.value for q in bundled_store.match(None, KG.protocolSupportText, None)}
+    assert set(texts) == set(readings) and len(texts) > 800
+    for system, modes in readings.items():
+        assert texts[system] == " ".join(f"{key}:{modes[key]}" for key in PROTOCOLS if key in modes)
+
+
+def test_the_taxonomy_text_lists_the_json_taxonomy_in_axis_order(bundled_store, iris, records):
+    texts = {q.subject.value: q.object.value for q in bundled_store.match(None, KG.taxonomyText, None)}
+    for record_id, record in records.items():
+        taxonomy = record.get("taxonomy") or {}
+        want = list(dict.fromkeys(f"{axis}={item['value']}" for axis in TAXONOMY_AXES
+                                  for item in taxonomy.get(axis) or []))
+        assert texts.get(iris.system(record_id).value, "").split("; ") == (want or [""]), record_id
+
+
 def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
     store, iris = GraphStore(), Iris()
     ingest_paths(store, tiny_paths)
@@ -69,6 +93,8 @@ def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
     record["name"] = "Smolagents Mémoire"
     record["cells"]["desc"]["value"] = "A  Zürich-made   framework."
     record["cells"]["mcp-support"]["status"] = "not-applicable"
+    record["cells"]["mcp-support"]["value"] = "not applicable — wrong section"
+    record["taxonomy"]["storage"] = [{"value": "graph", "primary": True, "reason": None}]
     changed = tmp_path / "changed.json"
     changed.write_text(json.dumps(seed, ensure_ascii=False), encoding="utf-8")
     ingest_paths(store, [str(changed)])
@@ -77,3 +103,8 @@ def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
     assert record_id not in found("barebones")  # the old description's words are gone with it
     mcp = iris.system(record_id).value + "/protocol/mcp"
     assert [q.object.value for q in store.match(None, KG.assessed, None) if q.subject.value == mcp] == ["false"]
+    system = iris.system(record_id)
+    assert [q.object.value for q in store.match(system, KG.protocolSupportText, None)] == [
+        "mcp:not-applicable a2a:none opentelemetry:adapter"]
+    assert [q.object.value for q in store.match(system, KG.taxonomyText, None)][0].startswith("storage=graph; ")
+    assert record_id in {r["id"].value for r in queries.query(store, "find", {"storage": "graph"})}

@@ -192,6 +192,7 @@ def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
 def _taxonomy(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     if not w.container(s, "taxonomy", record.taxonomy):
         return
+    _taxonomy_text(w, s, record)
     for axis, values in (record.taxonomy or {}).items():
         scheme = iris.axis_scheme(axis)
         if not values:
@@ -217,6 +218,19 @@ def _taxonomy(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         if w.first_time(scheme):
             w.describe(scheme, RDF.type, SKOS.ConceptScheme)
             w.describe(scheme, RDFS.label, Literal(f"Taxonomy axis: {axis}", language="en"))
+
+
+def _taxonomy_text(w: _Writer, s: NamedNode, record: Record) -> None:
+    """find's taxonomy column, derived once here: "axis=value" for the seven axes, "; " between."""
+    taxonomy = record.taxonomy if isinstance(record.taxonomy, dict) else {}
+    assigned: list[str] = []
+    for axis in TAXONOMY_AXES:
+        for item in taxonomy.get(axis) or ():
+            text = f"{axis}={item.value}"
+            if text not in assigned:
+                assigned.append(text)
+    if assigned:
+        w.add(s, KG.taxonomyText, Literal("; ".join(assigned)))
 
 
 def _cells(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
@@ -416,6 +430,9 @@ def _protocols(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         w.add(support, KG.assessed, TRUE if status in RESEARCHED and mode in ASSESSED_MODES else FALSE)
         if mode in POSITIVE_MODES:
             w.add(s, KG.supportsProtocol, PROTOCOLS[key])
+    if modes:  # find's protocol_support column, derived once here ("mcp:native a2a:none ...")
+        w.add(s, KG.protocolSupportText,
+              Literal(" ".join(f"{key}:{modes[key][0]}" for key in PROTOCOLS if key in modes)))
 
 
 def _deployment(w: _Writer, s: NamedNode, record: Record) -> None:
