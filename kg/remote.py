@@ -41,6 +41,7 @@ import httpx
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, serialize
 
 from .errors import StoreError, UsageError, safe_text
+from .sparql.updates import replacement
 from .store import GraphStore
 from .vocab import Iris
 
@@ -226,10 +227,9 @@ def update_requests(graphs: Mapping[str, list[str]], batch_bytes: int) -> Iterat
     size = 0
 
     def text(parts: list[tuple[str, bool, list[str]]]) -> tuple[str, int]:
-        drops = [f"DROP SILENT GRAPH {NamedNode(g)}" for g, drop, _ in parts if drop]
-        blocks = [f"GRAPH {NamedNode(g)} {{\n" + "\n".join(lines) + "\n}" for g, _, lines in parts if lines]
-        ops = drops + (["INSERT DATA {\n" + "\n".join(blocks) + "\n}"] if blocks else [])
-        return " ;\n".join(ops), sum(len(lines) for _, _, lines in parts)
+        return (replacement([NamedNode(g) for g, drop, _ in parts if drop],
+                            [(NamedNode(g), lines) for g, _, lines in parts]),
+                sum(len(lines) for _, _, lines in parts))
 
     for graph, lines in graphs.items():
         drop, current = True, list[str]()

@@ -47,6 +47,7 @@ from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
+from .sparql.updates import replacement
 from .writes import Changes, graphs_written
 
 DEFAULT_STORE = "kg-store"
@@ -422,7 +423,7 @@ class GraphStore:
             if existing and self._session is None:
                 # In memory there is no generation to throw away: one SPARQL update is the
                 # one all-or-nothing write that removes and inserts.
-                self._write("update", _replace_update(graphs, existing, additions))
+                self._write("update", _replace_text(graphs, existing, additions))
                 return
             # On disk the session's generation is the transaction: drop the old graphs, then
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
@@ -478,14 +479,11 @@ class GraphStore:
                 self._write("remove", quad)
 
     def compact(self) -> None:
-        """Merge the files of the version being written, before it becomes current.
-
-        Reads of a freshly bulk-loaded RocksDB store check many overlapping files; after a
-        compaction the named queries run 2-3x faster on disk (benchmarks/results/queries.md).
-        It costs about a second per 200k quads, so it is done when a session fills an empty
-        store (a build), and on request (``kg ingest --compact``); small updates are left
-        to RocksDB's own background compaction. In memory, and outside a write that
-        changed something, it does nothing."""
+        """Merge the files of the version being written before it becomes current: reads of
+        a bulk-loaded RocksDB store check many overlapping files, and after a compaction the
+        named queries run 2-3x faster on disk. About a second for the bundled catalog, so it
+        is done when a session fills an empty store (a build) and on request (``kg ingest
+        --compact``); small updates leave it to RocksDB. In memory it does nothing."""
         if self._session is not None:
             self._session.compact = True
 
@@ -679,25 +677,13 @@ def transactional(function: Callable[..., T]) -> Callable[..., T]:
     return in_one_session
 
 
-def _replace_update(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode],
-                    additions: list[Quad]) -> str:
-    """One SPARQL Update dropping ``existing`` and inserting ``graphs`` and ``additions``.
-
-    Terms are written by pyoxigraph's own serialiser (``str(term)``), which escapes
-    them: no value is pasted into the update as raw text.
-    """
-    parts = [f"DROP SILENT GRAPH {g}" for g in existing]
+def _replace_text(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode], additions: list[Quad]) -> str:
+    """One SPARQL Update dropping ``existing`` and inserting ``graphs`` and ``additions``."""
     grouped: dict[NamedNode | BlankNode | DefaultGraph, list[Quad]] = {g: list(q) for g, q in graphs.items()}
     for quad in additions:
         grouped.setdefault(quad.graph_name, []).append(quad)
-    body = []
-    for graph, quads in grouped.items():
-        if quads:
-            triples = "\n".join(f"{q.subject} {q.predicate} {q.object} ." for q in quads)
-            body.append(f"GRAPH {graph} {{\n{triples}\n}}")
-    if body:
-        parts.append("INSERT DATA {\n" + "\n".join(body) + "\n}")
-    return " ;\n".join(parts)
+    return replacement(existing, ((g, [f"{q.subject} {q.predicate} {q.object} ." for q in quads])
+                                  for g, quads in grouped.items()))
 
 
 def literal_text(term: Any) -> str:
