@@ -23,6 +23,7 @@ import socket
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -108,9 +109,11 @@ def test_the_session_shows_each_verb(readme):
     assert any(c.startswith("curl ") for c in commands)
 
 
-def run_session(readme: str, session_dir: Path, env: dict) -> None:
+def run_session(readme: str, session_dir: Path, env: dict,
+                after: Callable[[Step, subprocess.CompletedProcess], None] | None = None) -> None:
     """Run every ``$`` line of the README's console blocks in ``session_dir`` (with ``env``:
-    its PATH names the ``kg`` and ``python`` to run) and check what each prints."""
+    its PATH names the ``kg`` and ``python`` to run) and check what each prints;
+    ``after(step, done)`` is called after each command that ran in the foreground and passed."""
     ran = 0
     for block in blocks(readme, "console"):
         port = str(free_port())
@@ -136,6 +139,8 @@ def run_session(readme: str, session_dir: Path, env: dict) -> None:
                 assert "Traceback" not in printed, printed[-6000:]
                 check_output(step, printed)
                 ran += 1
+                if after is not None:
+                    after(step, done)
         finally:
             if server is not None:
                 os.killpg(server.pid, signal.SIGTERM)
