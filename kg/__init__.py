@@ -117,7 +117,7 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
            strict: bool = False, progress: Callable[[int, int], None] | None = None,
            format: str | None = None, graph: str | None = None, gate: str | None = None,
            max_cells: int | None = None, max_record_bytes: int | None = None,
-           replace_all: bool = False) -> IngestReport:
+           replace_all: bool = False, compact: bool = False) -> IngestReport:
     """Ingest catalog files, record files, folders, JSON Lines and RDF files (``kg ingest``)
     into ``store``.
 
@@ -130,7 +130,9 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     ``gate`` ("violation" or "warning") holds back records that break a rule that
     severe, keeping their stored versions; ``max_cells`` and ``max_record_bytes`` cap a
     record (defaults: ``kg ingest``'s); ``replace_all`` removes stored records the input
-    lacks. Rule findings are in ``report.findings``, the changeset in ``report.changeset``.
+    lacks; ``compact`` merges the store's files for faster reads (a build into an empty
+    store always does). Rule findings are in ``report.findings``, the changeset in
+    ``report.changeset``.
 
     >>> import kg
     >>> store = kg.GraphStore()
@@ -146,7 +148,7 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     caps = (max_cells if max_cells is not None else DEFAULT_CAPS[0],
             max_record_bytes if max_record_bytes is not None else DEFAULT_CAPS[1])
     return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph,
-                        gate=gate, caps=caps, replace_all=replace_all)
+                        gate=gate, caps=caps, replace_all=replace_all, compact=compact)
 
 
 def endpoint(url: str, *, user: str | None = None, password: str | None = None, auth: str = "basic",

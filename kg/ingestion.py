@@ -77,7 +77,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
                  graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
-                 replace_all: bool = False) -> IngestReport:
+                 replace_all: bool = False, compact: bool = False) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -96,7 +96,24 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
 
     ``replace_all``: the records of the input are the whole new release; stored records
     it lacks are removed (and listed in the changeset as removed).
+
+    ``compact``: merge the store's files before the new version becomes current
+    (``GraphStore.compact``; a build into an empty store always does).
     """
+    def run() -> IngestReport:
+        return _ingest_read(store, paths, iris, strict=strict, progress=progress, stream=stream, format=format,
+                            graph=graph, gate=gate, caps=caps, replace_all=replace_all)
+
+    if not compact:
+        return run()
+    with store.transaction():
+        store.compact()
+        return run()
+
+
+def _ingest_read(store: GraphStore, paths: list[str], iris: Iris | None, *, strict: bool, progress: Progress | None,
+                 stream: bool | None, format: str | None, graph: str | None, gate: str | None, caps: Caps,
+                 replace_all: bool) -> IngestReport:
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
     inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target, limit=caps[1])

@@ -82,7 +82,7 @@ KG_PROPERTIES = (
     "changesetNumber", "kgVersion", "sha256", "contentHash", "recordsAdded", "recordsRemoved",
     "recordsChanged", "edgesAdded", "edgesRemoved", "edgesChanged", "keyPath", "jsonBefore", "jsonAfter",
     "fromStatus", "toStatus", "fromClaimTier", "toClaimTier", "fromCitation", "toCitation", "edgeChange",
-    "edgeSource", "edgeTarget", "edgeChangeType", "edgeChangeEvidence", "fromPosition", "toPosition",
+    "edgeSource", "edgeTarget", "edgeChangeType", "edgeChangeEvidence", "fromPosition", "toPosition", "idRank",
     # typed layer
     "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
     "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",

@@ -198,3 +198,36 @@ def test_the_path_memory_is_a_store_in_memory_and_creates_no_folder(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     store = GraphStore(":memory:")
     assert store.path is None and list(tmp_path.iterdir()) == []
+
+
+def _sst_files(store: GraphStore) -> int:
+    folder = store.version_folder
+    assert folder is not None
+    return sum(1 for f in folder.iterdir() if f.suffix == ".sst")
+
+
+def _fill_in_batches(store: GraphStore, *, compact: bool) -> None:
+    with store.transaction():
+        if compact:
+            store.compact()
+        for batch in range(6):  # the bulk loader writes files of its own per call
+            store.add_bulk([Quad(node(f"{batch}-{i}"), P, Literal(str(i)), G2) for i in range(2500)])
+
+
+def test_compact_merges_the_files_of_the_new_version_and_keeps_every_quad(tmp_path):
+    plain, compacted = GraphStore(tmp_path / "plain"), GraphStore(tmp_path / "compacted")
+    for store in (plain, compacted):
+        store.replace_graphs({G1: marked(G1, "first")})  # not empty: no automatic compaction
+    _fill_in_batches(plain, compact=False)
+    _fill_in_batches(compacted, compact=True)
+    assert _sst_files(compacted) < _sst_files(plain)
+    dump = lambda s: sorted(str(q) for q in s.quads())  # noqa: E731
+    assert len(compacted) == 3 + 6 * 2500 and dump(compacted) == dump(plain)
+
+
+def test_a_build_into_an_empty_store_compacts_it(tmp_path):
+    built, updated = GraphStore(tmp_path / "built"), GraphStore(tmp_path / "updated")
+    updated.replace_graphs({G1: marked(G1, "first")})
+    _fill_in_batches(built, compact=False)
+    _fill_in_batches(updated, compact=False)
+    assert _sst_files(built) < _sst_files(updated)

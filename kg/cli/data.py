@@ -53,6 +53,9 @@ def options_ingest(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replace-all", action="store_true",
                    help="the records given are the whole new release: remove stored records it lacks "
                         "(listed as removed in the changeset)")
+    p.add_argument("--compact", action="store_true",
+                   help="merge the store's files before the new version becomes current: faster reads after a "
+                        "big update (a build into an empty store always compacts)")
     p.add_argument("--format", "-f", choices=tuple(RDF_FORMATS), metavar="FORMAT",
                    help="read the RDF files as this format (" + ", ".join(RDF_FORMATS) + ") instead of by extension")
     p.add_argument("--graph", metavar="IRI",
@@ -159,7 +162,8 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     store = writable_store(args)
     report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
                           format=getattr(args, "format", None), graph=getattr(args, "graph", None),
-                          gate=args.gate, caps=_caps(args), replace_all=getattr(args, "replace_all", False))
+                          gate=args.gate, caps=_caps(args), replace_all=getattr(args, "replace_all", False),
+                          compact=getattr(args, "compact", False))
     _report_quarantine(report, args)
     _report_findings(report, args, validation_follows=not getattr(args, "no_validate", True))
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK

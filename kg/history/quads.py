@@ -66,10 +66,14 @@ def changeset_quads(changeset: Changeset, iris: Iris, number: int) -> list[Quad]
             out.add(node, DCAT.byteSize, _int(item.size))
             out.add(node, KG.sha256, Literal(item.sha256))
     date = Literal(changeset.ended[:10], datatype=XSD.date) if changeset.ended else None
+    ranks = id_ranks(changeset)
     for record in changeset.records:
         _record(out, iris, cs, record, date)
+        out.add(iris.part(cs, "record", record.record_id), KG.idRank, _int(ranks[record.record_id]))
     for k, edge in enumerate(changeset.edges):
-        _edge(out, iris, iris.part(cs, "edge", str(k)), cs, edge)
+        node = iris.part(cs, "edge", str(k))
+        _edge(out, iris, node, cs, edge)
+        out.add(node, KG.idRank, _int(ranks[edge.edge["source"]]))
     for header in changeset.headers:
         node = iris.part(cs, "header", segment(header.name))
         out.add(cs, KG.fieldChange, node)
@@ -80,6 +84,22 @@ def changeset_quads(changeset: Changeset, iris: Iris, number: int) -> list[Quad]
         out.json(node, KG.jsonAfter, header.after)
     out.json(cs, KG.jsonBefore, changeset.edges_before)
     return out.quads
+
+
+def id_ranks(changeset: Changeset) -> dict[str, int]:
+    """The dense rank of each record id a changeset touches (a record's, an edge's source):
+    the ``changes`` query orders rows by it, since on disk ordering by the id strings
+    themselves was most of that query's time.
+
+    >>> from kg.history.model import Changeset, RecordChange, EdgeChange
+    >>> edge = {"source": "c", "target": "a", "type": "cites"}
+    >>> cs = Changeset(records=[RecordChange("b", "added"), RecordChange("a", "added")],
+    ...                edges=[EdgeChange("added", ABSENT, edge, None, 0)])
+    >>> id_ranks(cs)
+    {'a': 0, 'b': 1, 'c': 2}
+    """
+    ids = {record.record_id for record in changeset.records} | {edge.edge["source"] for edge in changeset.edges}
+    return {record_id: rank for rank, record_id in enumerate(sorted(ids))}
 
 
 def _record(out: _Out, iris: Iris, cs: NamedNode, record: RecordChange, date: Literal | None) -> None:
