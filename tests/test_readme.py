@@ -113,7 +113,7 @@ def run_session(readme: str, session_dir: Path, env: dict,
                 after: Callable[[Step, subprocess.CompletedProcess], None] | None = None) -> None:
     """Run every ``$`` line of the README's console blocks in ``session_dir`` (with ``env``:
     its PATH names the ``kg`` and ``python`` to run) and check what each prints;
-    ``after(step, done)`` is called after each command that ran in the foreground and passed."""
+    ``after(step, done)`` is called after each command that ran in the foreground, before its checks."""
     ran = 0
     for block in blocks(readme, "console"):
         port = str(free_port())
@@ -133,14 +133,14 @@ def run_session(readme: str, session_dir: Path, env: dict,
                     continue
                 done = subprocess.run(step.command, shell=True, cwd=session_dir, env=env, capture_output=True,
                                       text=True, timeout=900)
+                if after is not None:
+                    after(step, done)
                 printed = done.stdout + done.stderr
                 assert done.returncode == step.status, (
                     f"$ {step.command}\nexited {done.returncode}, the README says {step.status}\n{printed[-6000:]}")
                 assert "Traceback" not in printed, printed[-6000:]
                 check_output(step, printed)
                 ran += 1
-                if after is not None:
-                    after(step, done)
         finally:
             if server is not None:
                 os.killpg(server.pid, signal.SIGTERM)
