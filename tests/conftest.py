@@ -138,9 +138,10 @@ def small_store(tmp_path_factory) -> Path:
 
 # The longest test files start first, so that the workers of pytest-xdist (a file each,
 # --dist loadfile) finish together instead of one of them running a long file at the end.
-LONG_FILES = ("test_benchmarks.py", "test_crash_safety.py", "test_wheel.py", "test_validation_runs.py",
-              "test_push.py", "test_readme.py", "test_store_versions.py", "test_queries.py", "test_ingest.py",
-              "test_exports.py")
+# (longest first, as measured with --durations on two workers)
+LONG_FILES = ("test_wheel.py", "test_queries.py", "test_bad_input.py", "test_crash_safety.py", "test_history.py",
+              "test_benchmarks.py", "test_serve.py", "test_queries_remote.py", "test_exports.py",
+              "test_store_versions.py", "test_browser.py")
 
 
 def pytest_collection_modifyitems(items):
