@@ -9,7 +9,10 @@ Two parameter types of the named queries name systems (:mod:`kg.queries`):
   contain is ambiguous, and the error lists them.
 
 Names are compared folded (:func:`fold`): case, runs of white space and diacritics do not
-count. Close matches come from :mod:`difflib` over the ids and the folded names.
+count. Close matches come from :mod:`difflib` over the ids and the folded names. The index
+of an on-disk store's version is read once and kept while that version is the one read (a
+write makes a new version: see :mod:`kg.generations`), so a server or a run of queries
+does not read every system's name again for each unknown id.
 
 >>> fold("  Café   Graphiti ")
 'cafe graphiti'
@@ -29,12 +32,15 @@ kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: 
 from __future__ import annotations
 
 import difflib
+import os
+import threading
 from typing import Any, Callable, Mapping
 
 from .errors import NotFound, safe_text
 from .normalise import fold
 
 SHOWN = 10  # candidates named in one message
+KEPT = 4  # store versions whose index is kept
 
 
 class SystemIndex:
@@ -46,11 +52,23 @@ class SystemIndex:
 
     @classmethod
     def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "SystemIndex":
-        """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query."""
+        """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query;
+        the one read before when ``select`` is a store's and reads the same store version."""
         from .queries import load
 
+        key = _version_key(select)
+        with _LOCK:
+            kept = _KEPT.get(key) if key is not None else None
+        if kept is not None:
+            return kept
         rows = select(load("select-system-names").text)
-        return cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
+        index = cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
+        if key is not None:
+            with _LOCK:
+                _KEPT[key] = index
+                while len(_KEPT) > KEPT:
+                    del _KEPT[next(iter(_KEPT))]  # the oldest
+        return index
 
     def _shown(self, ids: list[str]) -> str:
         listed = ", ".join(f"{rid} ({safe_text(self.names[rid], 60)})" for rid in ids[:SHOWN])
@@ -90,3 +108,24 @@ class SystemIndex:
         matches.sort()
         raise NotFound(f"{safe_text(text, 120)!r} matches {len(matches)} systems; give one of their ids: "
                        f"{self._shown(matches)}", [(rid, self.names[rid]) for rid in matches])
+
+
+_KEPT: dict[tuple, SystemIndex] = {}
+_LOCK = threading.Lock()
+
+
+def _version_key(select: Callable[..., Any]) -> tuple | None:
+    """What names the store version that ``select`` (a store's bound method) reads, while it
+    cannot change: its version folder (an on-disk store's committed generation), with the
+    folder's identity on disk (a store removed and built again at the same path reuses the
+    folder name); None in memory, inside a write session, or for a store from before
+    generations (their content changes in place)."""
+    store = getattr(select, "__self__", None)
+    folder = getattr(store, "version_folder", None)
+    if folder is None or not getattr(store, "generation", 0):
+        return None
+    try:
+        stat = os.stat(folder)
+    except OSError:
+        return None
+    return str(folder), stat.st_dev, stat.st_ino, stat.st_mtime_ns

@@ -69,13 +69,53 @@ def iris() -> Iris:
     return Iris()
 
 
-@pytest.fixture(scope="session")
-def bundled_ingest(tmp_path_factory):
-    """(store, ingest report) of the bundled catalog (912 records, the seed record, 528 edges), on disk."""
-    store = GraphStore(tmp_path_factory.mktemp("store") / "kg-store")
+def shared_folder(tmp_path_factory, name: str) -> Path:
+    """A folder that every pytest-xdist worker of this run sees (the parent of the workers'
+    basetemps); outside xdist, one in the session's own basetemp."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+
+
+def made_once(folder: Path, make: Callable[[Path], object]) -> object:
+    """What ``make(folder)`` returned, made by the first worker that asks and read back
+    (pickled) by the others: costly artefacts (the bundled store, its validation) are
+    built once per test run, not once per worker. ``make`` writes only inside ``folder``."""
+    import fcntl
+    import pickle
+    import shutil
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    done = folder / "made.pickle"
+    with open(folder.parent / f"{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other workers wait here while one makes it
+        try:
+            if not done.is_file():
+                shutil.rmtree(folder, ignore_errors=True)  # what a worker that died midway left
+                folder.mkdir()
+                made = make(folder)
+                done.write_bytes(pickle.dumps(made))
+                return made
+            return pickle.loads(done.read_bytes())
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _ingest_bundled(folder: Path):
+    store = GraphStore(folder / "kg-store")
     report = ingest_paths(store, bundled_paths())
     assert not report.quarantined
-    return store, report
+    del store
+    gc.collect()
+    return report
+
+
+@pytest.fixture(scope="session")
+def bundled_ingest(tmp_path_factory):
+    """(store, ingest report) of the bundled catalog (912 records, the seed record, 528 edges), on disk:
+    ingested once per test run, read-only (the xdist workers share it)."""
+    folder = shared_folder(tmp_path_factory, "bundled")
+    report = made_once(folder, _ingest_bundled)
+    return GraphStore(folder / "kg-store", read_only=True), report
 
 
 @pytest.fixture(scope="session")
@@ -98,9 +138,10 @@ def small_store(tmp_path_factory) -> Path:
 
 # The longest test files start first, so that the workers of pytest-xdist (a file each,
 # --dist loadfile) finish together instead of one of them running a long file at the end.
-LONG_FILES = ("test_benchmarks.py", "test_crash_safety.py", "test_wheel.py", "test_validation_runs.py",
-              "test_push.py", "test_readme.py", "test_store_versions.py", "test_queries.py", "test_ingest.py",
-              "test_exports.py")
+# (longest first, as measured with --durations on two workers)
+LONG_FILES = ("test_wheel.py", "test_queries.py", "test_bad_input.py", "test_crash_safety.py", "test_history.py",
+              "test_benchmarks.py", "test_serve.py", "test_queries_remote.py", "test_exports.py",
+              "test_store_versions.py", "test_browser.py")
 
 
 def pytest_collection_modifyitems(items):
@@ -166,11 +207,11 @@ def edges(edges_file) -> list[dict]:
 
 
 @pytest.fixture(scope="session")
-def bundled_report(bundled_store, iris):
-    """The split validation of the bundled store (several test files read it; made once)."""
+def bundled_report(tmp_path_factory, bundled_store, iris):
+    """The split validation of the bundled store (several test files read it; made once per test run)."""
     from kg.validation import validate
 
-    return validate(bundled_store, iris)
+    return made_once(shared_folder(tmp_path_factory, "bundled-report"), lambda _: validate(bundled_store, iris))
 
 
 def build_partial_store(folder: Path, site_catalog: dict) -> GraphStore:

@@ -30,9 +30,6 @@ from urllib.parse import urlencode
 
 import pytest
 
-from kg.ingestion import ingest_paths
-from kg.sources import bundled_paths
-from kg.store import GraphStore
 
 CHROMIUM = os.environ.get("KG_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: apt-get install -y chromium")
@@ -155,14 +152,10 @@ def keep(screenshot: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``kg serve`` over a store of the bundled catalog, on a free loopback port."""
+def server(tmp_path_factory, bundled_store):
+    """``kg serve`` over the session's store of the bundled catalog, on a free loopback port."""
     folder = tmp_path_factory.mktemp("browser")
-    store = GraphStore(folder / "kg-store")
-    assert not ingest_paths(store, bundled_paths()).quarantined
-    store.flush()
-    del store
-    process = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--store", str(folder / "kg-store"),
+    process = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--store", str(bundled_store.path),
                                 "--port", "0", "--workers", "2", "--quiet"], stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()

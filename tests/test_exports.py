@@ -7,6 +7,7 @@ pyoxigraph.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 
@@ -18,6 +19,7 @@ from kg.exports import export, jsonld_context
 from kg.vocab import CONTEXT_FILE
 
 
+@functools.lru_cache(maxsize=1 << 18)  # the catalog's terms repeat (classes, predicates, vendors)
 def _ox_term(term):
     if isinstance(term, rdflib.URIRef):
         return pyoxigraph.NamedNode(str(term))

@@ -127,10 +127,18 @@ def generated():
     return store, {r["id"]: r for r in catalog["records"]}, edges["edges"]
 
 
+_DUMP_HASHES: dict[tuple, str] = {}
+
+
 def fingerprint(store):
-    """The store's whole content: its size and a hash of its N-Quads dump (the store writes its
-    quads in index order, so an unchanged store dumps the same bytes)."""
-    return len(store), hashlib.sha256(store.dump(None, "nquads")).hexdigest()
+    """The store's whole content: the version current on disk (any write, by this handle or
+    another, makes a new one), the version this handle reads, its size and a hash of its
+    N-Quads dump (the store writes its quads in index order, so an unchanged store dumps the
+    same bytes). A version on disk never changes once written, so its dump is hashed once."""
+    key = (str(store.version_folder), store.generation)
+    if key not in _DUMP_HASHES:
+        _DUMP_HASHES[key] = hashlib.sha256(store.dump(None, "nquads")).hexdigest()
+    return GraphStore.latest_generation(store.path), store.generation, len(store), _DUMP_HASHES[key]
 
 
 # ---------------------------------------------------------------------------

@@ -81,3 +81,36 @@ def test_a_name_resolves_folded_and_an_exact_name_wins(site_records):
     assert index.resolve("mem0--mem0-ai") == "mem0--mem0-ai"
     with pytest.raises(NotFound, match="no system with that id or name 'zzz'"):
         index.resolve("zzz")
+
+
+def test_the_index_of_a_store_version_is_read_once_and_a_new_version_again(tmp_path, seed_record):
+    """Kept per store version: the same version gives the same index; an ingest (a new version),
+    a store removed and built again at the same path, and a store in memory read it again."""
+    import gc
+    import shutil
+
+    from kg.ingestion import ingest_paths
+    from kg.store import GraphStore
+
+    other = dict(seed_record, id="other--example-org", name="Other")
+    other_file = tmp_path / "other.json"
+    other_file.write_text(json.dumps(other), encoding="utf-8")
+    seed_file = tmp_path / "seed.json"
+    seed_file.write_text(json.dumps(seed_record), encoding="utf-8")
+    store = GraphStore(tmp_path / "store")
+    ingest_paths(store, [str(seed_file)])
+    first = SystemIndex.read(store.select)
+    assert list(first.names) == [seed_record["id"]] and SystemIndex.read(store.select) is first
+    ingest_paths(store, [str(other_file)])
+    assert set(SystemIndex.read(store.select).names) == {seed_record["id"], other["id"]}
+    del store
+    gc.collect()
+    shutil.rmtree(tmp_path / "store")
+    store = GraphStore(tmp_path / "store")  # the same generation numbers again, other content
+    ingest_paths(store, [str(other_file)])
+    assert set(SystemIndex.read(store.select).names) == {other["id"]}
+    memory = GraphStore()
+    ingest_paths(memory, [str(seed_file)])
+    assert SystemIndex.read(memory.select) is not SystemIndex.read(memory.select)
+    ingest_paths(memory, [str(other_file)])
+    assert set(SystemIndex.read(memory.select).names) == {seed_record["id"], other["id"]}

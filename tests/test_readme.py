@@ -23,6 +23,7 @@ import socket
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -108,9 +109,11 @@ def test_the_session_shows_each_verb(readme):
     assert any(c.startswith("curl ") for c in commands)
 
 
-def run_session(readme: str, session_dir: Path, env: dict) -> None:
+def run_session(readme: str, session_dir: Path, env: dict,
+                after: Callable[[Step, subprocess.CompletedProcess], None] | None = None) -> None:
     """Run every ``$`` line of the README's console blocks in ``session_dir`` (with ``env``:
-    its PATH names the ``kg`` and ``python`` to run) and check what each prints."""
+    its PATH names the ``kg`` and ``python`` to run) and check what each prints;
+    ``after(step, done)`` is called after each command that ran in the foreground, before its checks."""
     ran = 0
     for block in blocks(readme, "console"):
         port = str(free_port())
@@ -130,6 +133,8 @@ def run_session(readme: str, session_dir: Path, env: dict) -> None:
                     continue
                 done = subprocess.run(step.command, shell=True, cwd=session_dir, env=env, capture_output=True,
                                       text=True, timeout=900)
+                if after is not None:
+                    after(step, done)
                 printed = done.stdout + done.stderr
                 assert done.returncode == step.status, (
                     f"$ {step.command}\nexited {done.returncode}, the README says {step.status}\n{printed[-6000:]}")

@@ -36,7 +36,6 @@ from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 from kg.errors import UsageError
 from kg.ingestion import ingest_paths
 from kg.serve import make_app
-from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import KG, SCHEMA, Iris
 
@@ -72,15 +71,17 @@ def expected(expected_records, hostile_record) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory, hostile_record, iris, expected_records) -> Path:
-    """Bundled catalog + the hostile record + a javascript: and a file: IRI + one analysis value."""
+def store_dir(tmp_path_factory, bundled_store, hostile_record, iris, expected_records) -> Path:
+    """Bundled catalog + the hostile record + a javascript: and a file: IRI + one analysis value
+    (the hostile record ingested into a snapshot of the session's bundled store)."""
     assert ANALYSED_ID in expected_records
     folder = tmp_path_factory.mktemp("serve")
     source = folder / "hostile.json"
     source.write_text(json.dumps({"records": [hostile_record]}), encoding="utf-8")
     path = folder / "store"
+    bundled_store.backup(path)  # in milliseconds
     store = GraphStore(path)
-    report = ingest_paths(store, bundled_paths() + [str(source)])
+    report = ingest_paths(store, [str(source)])
     assert not report.quarantined
     hostile, graph = iris.system(HOSTILE_ID), iris.record_graph(HOSTILE_ID)
     store.replace_graphs({iris.analysis_graph: [

@@ -108,13 +108,13 @@ def one_line_error(done: subprocess.CompletedProcess, code: int = 4) -> str:
 
 
 READER = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from kg.store import GraphStore
-    path, seconds = sys.argv[1], float(sys.argv[2])
+    path, stop = sys.argv[1], sys.argv[2]
     query = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
     held = GraphStore.open_existing(path, read_only=True)  # long-lived, as a kg serve worker
-    end = time.time() + seconds
-    while time.time() < end:
+    end = time.time() + 120
+    while time.time() < end and not os.path.exists(stop):  # until the test has seen enough
         fresh = GraphStore.open_existing(path, read_only=True)  # as a kg query
         once = fresh.count(query)
         del fresh
@@ -127,13 +127,16 @@ READER = textwrap.dedent("""
 def test_a_reader_never_sees_a_mix_and_sees_the_new_version_within_2_s(tmp_path):
     path = tmp_path / "store"
     make_store(path)
-    reader = subprocess.Popen([sys.executable, "-c", READER, str(path), "14"], cwd=ROOT,
+    stop = tmp_path / "stop"
+    reader = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop)], cwd=ROOT,
                               stdout=subprocess.PIPE, text=True)
     first = reader.stdout.readline()  # the reader runs before the writer starts
     writer = subprocess.run([sys.executable, "-c", WRITER, str(path), "0.1"], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert writer.returncode == 0, writer.stderr
     began, written, committed = (float(line.split()[1]) for line in writer.stdout.splitlines())
+    time.sleep(max(0.0, committed + 4 - time.time()))  # the reader reads on until 4 s after the switch
+    stop.touch()
     rest, _ = reader.communicate(timeout=120)
     assert reader.returncode == 0
     polls = [(float(t), int(a), int(b)) for t, a, b in (line.split() for line in [first] + rest.splitlines())]

@@ -142,11 +142,13 @@ def _summary(report) -> tuple:
             sorted(str(e) for e in report.quarantined), sorted(str(w) for w in report.warnings))
 
 
-def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest():
-    """The seed record (a later file) supersedes its site version in both."""
+def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest(bundled_ingest):
+    """The seed record (a later file) supersedes its site version in both. The whole ingest is
+    the session's bundled store (its files are below the streaming size: read whole)."""
     paths = sources.bundled_paths()
-    whole, streamed = GraphStore(), GraphStore()
-    first = ingest.ingest_paths(whole, paths, stream=False)
+    assert all(Path(p).stat().st_size < ingest.STREAM_MIN_BYTES for p in paths)
+    whole, first = bundled_ingest
+    streamed = GraphStore()
     second = ingest.ingest_paths(streamed, paths, stream=True)
     assert _summary(first) == _summary(second)
     assert first.superseded == ["smolagents-memory--huggingface-co"]
@@ -204,8 +206,8 @@ def test_an_unreadable_streamed_file_changes_nothing(tmp_path, site_catalog):
 
 
 def test_large_catalog_files_are_streamed_by_default(tmp_path, monkeypatch, site_catalog):
-    path = tmp_path / "cat.json"
-    path.write_text(json.dumps(site_catalog), encoding="utf-8")
+    path = tmp_path / "cat.json"  # 30 real records: the size that counts is the one set below
+    path.write_text(json.dumps({**site_catalog, "records": site_catalog["records"][:30]}), encoding="utf-8")
     used = []
     real = ingest.ingest_inputs
     monkeypatch.setattr(ingest, "ingest_inputs", lambda *a, **k: used.append(a[1]) or real(*a, **k))
@@ -214,7 +216,7 @@ def test_large_catalog_files_are_streamed_by_default(tmp_path, monkeypatch, site
     assert used == []
     monkeypatch.setattr(ingest, "STREAM_MIN_BYTES", path.stat().st_size)
     report = ingest.ingest_paths(GraphStore(), [str(path)])
-    assert [type(i) for i in used[0]] == [CatalogStream] and report.records == 912
+    assert [type(i) for i in used[0]] == [CatalogStream] and report.records == 30
 
 
 def test_strict_lists_every_bad_item_whole_or_streamed(tmp_path, site_catalog):

@@ -5,7 +5,9 @@ environment in a temporary folder outside the checkout, and the README's command
 from there: ``kg build``, ``kg query search``, ``kg validate --record``, ``kg analyze``,
 ``kg export -f turtle``, ``kg docs --check`` and ``kg serve`` with one request per route.
 Each answer is compared with the same command run from the checkout (this test's own
-interpreter, where ``kg`` is the editable install).
+interpreter, where ``kg`` is the editable install). The README's whole session runs from
+the wheel too (tests/test_readme.py's runner); its ``kg build`` is the wheel's build that
+the checkout's is compared with.
 """
 
 from __future__ import annotations
@@ -33,8 +35,14 @@ TIMING = re.compile(r"\d+(\.\d+)? s\b")  # durations differ from run to run
 LOCAL_URL = re.compile(rb"http://127\.0\.0\.1:\d+")  # each server has its own port
 
 
+# The wheel is installed without byte-compiling (see ``installs``): Python writes the bytecode
+# of what each command imports, for the next command, even where the caller's environment
+# says not to (PYTHONDONTWRITEBYTECODE), as it does for a user
+NOT_PASSED_ON = ("PYTHONPATH", "KG_STORE", "KG_BASE", "PYTHONDONTWRITEBYTECODE")
+
+
 def _run(kg: list[str], *args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KG_STORE", "KG_BASE")}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_PASSED_ON}
     done = subprocess.run([*kg, *args], cwd=cwd, env=env, capture_output=True, timeout=600)
     if check and done.returncode not in (0, 1):
         raise AssertionError(f"{' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-2000:]}")
@@ -101,17 +109,64 @@ def _both(installs, *args: str, check: bool = True) -> dict[str, subprocess.Comp
         return {side: future.result() for side, future in futures.items()}
 
 
+def _readme_tests():
+    """tests/test_readme.py as a module: its session runner."""
+    spec = importlib.util.spec_from_file_location("readme_session", ROOT / "tests" / "test_readme.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="module")
-def built(installs):
-    """Both installs build the bundled catalog into a store of their own (outside the checkout)."""
-    outputs = _both(installs, "build", "--store", "store")
-    for done in outputs.values():
-        assert done.returncode == 0, done.stderr.decode()[-2000:]
-    return outputs
+def session(installs, tmp_path_factory):
+    """The README's session, run once with the wheel's kg and python in a folder outside the
+    checkout (tests/test_readme.py's runner: as a new user runs it): its folder, environment,
+    the failure if a command did not do what the README says, and its ``kg build``. The store
+    that build made is copied, as it was right after it, into the wheel's folder: the wheel's
+    store for the comparisons with the checkout."""
+    readme = _readme_tests()
+    folder = tmp_path_factory.mktemp("session")
+    (folder / "bin").mkdir()
+    (folder / "examples").symlink_to(ROOT / "examples")  # the example scripts are not in the wheel
+    for name in ("kg", "python"):
+        script = folder / "bin" / name
+        script.write_text(f'#!/bin/sh\nexec "{installs["venv"] / "bin" / name}" "$@"\n', encoding="utf-8")
+        script.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in (*NOT_PASSED_ON, "NO_COLOR")}
+    env["PATH"] = f"{folder / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    builds: list[subprocess.CompletedProcess] = []
+
+    def keep_the_build(step, done: subprocess.CompletedProcess) -> None:
+        if step.command == "kg build" and not builds:
+            shutil.copytree(folder / "kg-store", installs["runs"]["wheel"] / "kg-store")
+            builds.append(done)
+
+    text = README.read_text(encoding="utf-8")
+    failure = None
+    try:
+        readme.run_session(text, folder, env, after=keep_the_build)
+    except AssertionError as err:  # the session's own test reports it; the comparisons still run
+        failure = err
+    return {"folder": folder, "env": env, "failure": failure, "build": builds[0] if builds else None,
+            "example": readme.python_example(text)}
+
+
+@pytest.fixture(scope="module")
+def built(installs, session):
+    """The bundled catalog built by each install into its folder's kg-store (outside the
+    checkout): the wheel's by the README session's ``kg build``, the checkout's here. Their
+    stderr."""
+    assert session["build"] is not None, f"the README session ran no kg build: {session['failure']}"
+    checkout = _run(installs["checkout"], "build", cwd=installs["runs"]["checkout"])
+    for done in (session["build"], checkout):
+        assert done.returncode == 0, done.stderr[-2000:]
+    return {"wheel": session["build"].stderr.encode(), "checkout": checkout.stderr}
 
 
 def _same(installs, *args: str, stream: str = "stdout") -> bytes:
-    answers = _both(installs, *args, "--store", "store")
+    answers = _both(installs, *args, "--store", "kg-store")
     assert answers["wheel"].returncode == answers["checkout"].returncode
     texts = {side: TIMING.sub("N s", getattr(done, stream).decode()) for side, done in answers.items()}
     assert texts["wheel"] == texts["checkout"]
@@ -119,7 +174,7 @@ def _same(installs, *args: str, stream: str = "stdout") -> bytes:
 
 
 def test_build(installs, built):
-    wheel, checkout = (TIMING.sub("N s", built[side].stderr.decode()) for side in ("wheel", "checkout"))
+    wheel, checkout = (TIMING.sub("N s", built[side].decode()) for side in ("wheel", "checkout"))
     assert wheel == checkout
     assert "ingested 912 records and 528 edges" in wheel
 
@@ -142,12 +197,12 @@ def test_analyze(installs, built):
 
 
 def test_export_turtle(installs, built):
-    out = {side: done.stdout for side, done in _both(installs, "export", "-f", "turtle", "--store", "store").items()}
+    out = {side: done.stdout for side, done in _both(installs, "export", "-f", "turtle", "--store", "kg-store").items()}
     # the same graph but for when each build ran (its changeset's times)
     when = {"http://www.w3.org/ns/prov#startedAtTime", "http://www.w3.org/ns/prov#endedAtTime",
             "https://w3id.org/agent-landscape/ontology#changeDate"}
-    graphs = {side: {(t.subject, t.predicate, t.object) for t in parse(data, RdfFormat.TURTLE)
-                     if t.predicate.value not in when} for side, data in out.items()}
+    graphs = {side: {str(t) for t in parse(data, RdfFormat.TURTLE) if t.predicate.value not in when}
+              for side, data in out.items()}  # each triple as N-Triples: equal text, equal terms
     assert graphs["wheel"] == graphs["checkout"] and len(graphs["wheel"]) > 200_000
 
 
@@ -157,8 +212,8 @@ def test_docs_check(installs):
 
 
 def _serve(kg: list[str], cwd: Path) -> tuple[subprocess.Popen, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    server = subprocess.Popen([*kg, "serve", "--store", "store", "--port", "0", "--workers", "1", "--quiet"],
+    env = {k: v for k, v in os.environ.items() if k not in NOT_PASSED_ON}
+    server = subprocess.Popen([*kg, "serve", "--store", "kg-store", "--port", "0", "--workers", "1", "--quiet"],
                               cwd=cwd, env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     assert server.stderr is not None
@@ -212,35 +267,16 @@ def test_serve_routes(installs, built):
     assert answers["wheel"][2][1].decode().split() == ["n", "912"]
 
 
-def _readme_tests():
-    """tests/test_readme.py as a module: its session runner."""
-    spec = importlib.util.spec_from_file_location("readme_session", ROOT / "tests" / "test_readme.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_readme_session_from_the_wheel(installs, tmp_path):
+def test_the_readme_session_from_the_wheel(installs, session):
     """Every command of the README's session, run with the wheel's kg and python in a folder
-    outside the checkout, prints what the README shows (tests/test_readme.py's runner: the
-    session runs here only, as a new user runs it), then the README's Python example runs."""
-    readme = _readme_tests()
-    folder = tmp_path / "session"
-    (folder / "bin").mkdir(parents=True)
-    (folder / "examples").symlink_to(ROOT / "examples")  # the example scripts are not in the wheel
-    for name in ("kg", "python"):
-        script = folder / "bin" / name
-        script.write_text(f'#!/bin/sh\nexec "{installs["venv"] / "bin" / name}" "$@"\n', encoding="utf-8")
-        script.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KG_STORE", "KG_BASE", "NO_COLOR")}
-    env["PATH"] = f"{folder / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    text = README.read_text(encoding="utf-8")
-    readme.run_session(text, folder, env)
-    # then the README's Python API example, as a doctest, with the wheel's python in the same folder
+    outside the checkout, prints what the README shows (the ``session`` fixture: the session
+    runs there only), then the README's Python example runs."""
+    if session["failure"] is not None:
+        raise session["failure"]
+    folder, env = session["folder"], session["env"]
+    # the README's Python API example, as a doctest, with the wheel's python in the same folder
     # (the store the session built is there)
-    (folder / "example.txt").write_text(readme.python_example(text), encoding="utf-8")
+    (folder / "example.txt").write_text(session["example"], encoding="utf-8")
     done = subprocess.run([str(installs["venv"] / "bin" / "python"), "-m", "doctest", "-v", "-o", "ELLIPSIS",
                            "-o", "NORMALIZE_WHITESPACE", "example.txt"], cwd=folder, env=env, capture_output=True,
                           text=True, timeout=600)
