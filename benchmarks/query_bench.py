@@ -124,8 +124,7 @@ def read_all(result):
         return bool(result)
     if isinstance(result, QueryTriples):
         return {(tr.subject, tr.predicate, tr.object) for tr in result}
-    names = [v.value for v in result.variables]
-    return [tuple(row[n] for n in names) for row in result]
+    return [tuple(row) for row in result]  # by position, as kg.queries reads rows
 
 
 def ox_result(read):

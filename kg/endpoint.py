@@ -128,4 +128,4 @@ class Endpoint:
         """SELECT rows as dicts of variable name -> term (unbound variables left out)."""
         result = self.query(text)
         names = [v.value for v in result.variables]
-        return [{n: row[n] for n in names if row[n] is not None} for row in result]
+        return [{n: v for n, v in zip(names, row) if v is not None} for row in result]

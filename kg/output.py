@@ -101,7 +101,7 @@ def _columns(rows: Any, variables: Sequence[str] | None) -> tuple[list[str], Ite
         variables = [v.value for v in rows.variables]
     if isinstance(rows, QuerySolutions) or (hasattr(rows, "variables") and not isinstance(rows, (list, tuple))):
         names = list(variables or [])
-        return names, ({n: row[n] for n in names if row[n] is not None} for row in rows)
+        return names, ({n: v for n, v in zip(names, row) if v is not None} for row in rows)
     rows = list(rows)
     if variables is None:
         seen: dict[str, None] = {}

@@ -383,4 +383,4 @@ def query(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params
     if isinstance(result, QueryTriples):
         return list(dict.fromkeys(result))
     names = [v.value for v in result.variables]
-    return [{n: row[n] for n in names if row[n] is not None} for row in result]
+    return [{n: v for n, v in zip(names, row) if v is not None} for row in result]

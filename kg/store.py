@@ -640,8 +640,8 @@ class GraphStore:
         if not isinstance(result, QuerySolutions):
             raise QueryError("expected a SELECT query")
         names = [v.value for v in result.variables]
-        try:
-            return [{n: row[n] for n in names if row[n] is not None} for row in result]
+        try:  # a row read by position: by name, pyoxigraph looks each variable up again
+            return [{n: v for n, v in zip(names, row) if v is not None} for row in result]
         except (RuntimeError, OSError) as err:
             if _is_storage_fault(err):
                 raise StoreError(f"cannot read the store: {_reason(err)}") from None
