@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def safe_text(text: object, limit: int = 200) -> str:
     """``text`` made safe for one terminal line: control characters escaped, length capped."""
@@ -46,6 +48,18 @@ class RecordError(KgError):
         if record_id is not None:
             where += f" {safe_text(record_id, 80)}"
         super().__init__(f"{where}: {safe_text(path, 120)}: {safe_text(message, 300)}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # an exception pickles as cls(*args), and these take their fields, not their line: rebuilt
+        # from both, a finding or a quarantined record crosses to another process (a worker, a cache)
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(cls: type[RecordError], args: tuple, state: dict) -> RecordError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class InputRejected(KgError):
