@@ -44,7 +44,7 @@ NUMBER_COLUMNS = {
 }
 POSITIVE_MODES = frozenset({"native", "adapter", "client"})
 ASSESSED_MODES = POSITIVE_MODES | {"none"}  # a reading of researched data that found support or its absence
-RESEARCHED = frozenset({"real-data", "estimate"})  # cell statuses that hold research, not a placeholder
+RESEARCHED = frozenset({normalise.REAL_DATA, normalise.ESTIMATE})  # statuses that hold research, not a placeholder
 
 
 def feature_family(column_slug: str) -> str | None:
@@ -415,7 +415,7 @@ def _protocols(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         if cell is not None:
             modes[key] = (normalise.protocol_mode(cell[0], cell[1]), column_slug, cell[1])
     combined = _cell_text(record, "protocol-support")
-    if combined is not None and combined[1] in ("real-data", "estimate"):
+    if combined is not None and combined[1] in RESEARCHED:
         for key, mode in normalise.protocols_in_support_cell(combined[0]).items():
             if key not in modes or modes[key][0] == "unknown":
                 modes[key] = (mode, "protocol-support", combined[1])
@@ -447,7 +447,7 @@ def _languages(w: _Writer, s: NamedNode, record: Record) -> None:
     found: list[str] = []
     for column_slug in ("sdk-languages", "api-surface", "gh"):
         cell = _cell_text(record, column_slug)
-        if cell is not None and cell[1] in ("real-data", "estimate"):
+        if cell is not None and cell[1] in RESEARCHED:
             found += [lang for lang in normalise.languages(cell[0]) if lang not in found]
     for lang in found:
         w.add(s, SCHEMA.programmingLanguage, Literal(lang))
@@ -465,7 +465,7 @@ def _date_quads(w: _Writer, s: NamedNode, found: "normalise.Period", written: Na
 
 def _dates(w: _Writer, s: NamedNode, record: Record) -> None:
     created = _cell_text(record, "created")
-    if created is not None and created[1] in ("real-data", "estimate"):
+    if created is not None and created[1] in RESEARCHED:
         found = normalise.created_date(created[0])  # the start of the first date or range
         if found is not None:
             _date_quads(w, s, found, KG.created, KG.createdStart, KG.createdEnd)
