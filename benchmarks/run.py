@@ -12,7 +12,7 @@ process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
   does; bulk catalog files of 64 MiB or more are streamed);
 * ``validate-full``: ``kg.validation.validate`` of the whole store (sizes up to
   ``--full-validate-max``);
-* ``reingest-100`` and ``validate-incremental``: 100 records are changed and
+* ``reingest-100`` and ``validate-incremental``: 100 records (``--changed``) are changed and
   ingested again, then ``kg.validation.revalidate`` checks only them (plus the
   catalog-wide rules);
 * ``export-<format>``: ``kg.export.export`` to a file, for Turtle, JSON-LD, N-Quads
@@ -85,6 +85,7 @@ GENERATOR = BENCH / "generate.py"
 DEFAULT_WORK = Path(tempfile.gettempdir()) / "kg-bench"
 DEFAULT_SEED = 20261129
 CHANGED = 100  # records changed for the incremental revalidation
+QUICK_CHANGED = 20  # --quick: the records changed (the same code path, a fifth of the work)
 EXPORT_FORMATS = ("turtle", "jsonld", "nquads", "catalog-json")
 QUICK_EXPORT_FORMATS = ("turtle", "catalog-json")  # --quick: one RDF writer and the JSON rebuild
 QUICK_SUBSET = 20  # records of the rdflib baseline in --quick runs
@@ -119,8 +120,10 @@ def data_dir(work: Path, size: int) -> Path:
     return work / "data" / f"gen-{size}"
 
 
-def ensure_data(work: Path, size: int, seed: int, log: Callable[[str], None]) -> dict[str, Any]:
-    """The generated catalog of ``size`` records (made once, reused while the generator is unchanged)."""
+def ensure_data(work: Path, size: int, seed: int, log: Callable[[str], None],
+                changed_count: int = CHANGED) -> dict[str, Any]:
+    """The generated catalog of ``size`` records (made once, reused while the generator is unchanged),
+    and ``changed_count`` of its records changed."""
     folder = data_dir(work, size)
     stamp_file = folder / "stamp.json"
     stamp = {"records": size, "seed": seed, "generator": generator_digest()}
@@ -135,25 +138,25 @@ def ensure_data(work: Path, size: int, seed: int, log: Callable[[str], None]) ->
                         "--out", str(folder), "--jobs", "2"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         log(f"  generated in {time.perf_counter() - started:.0f} s")
         stamp_file.write_text(json.dumps(stamp))
-    changed = folder / "changed-100.json"
+    changed = folder / f"changed-{changed_count}.json"
     if not changed.is_file() or changed.stat().st_mtime < catalog.stat().st_mtime:
-        write_changed_records(catalog, changed, size)
+        write_changed_records(catalog, changed, size, changed_count)
     n_edges = sum(1 for line in edges.open(encoding="utf-8") if line.startswith("{\"source\""))
     return {"records": size, "edges": n_edges, "catalog_bytes": catalog.stat().st_size,
             "edges_bytes": edges.stat().st_size, "catalog": str(catalog), "edges_file": str(edges),
             "changed": str(changed)}
 
 
-def changed_indexes(size: int) -> list[int]:
-    step = max(1, size // CHANGED)
-    return [i * step for i in range(min(CHANGED, size))]
+def changed_indexes(size: int, count: int = CHANGED) -> list[int]:
+    step = max(1, size // count)
+    return [i * step for i in range(min(count, size))]
 
 
-def write_changed_records(catalog: Path, out: Path, size: int) -> None:
-    """100 records of the catalog, each with a changed name and tier: the input of
-    the incremental revalidation. The generator writes one record per line, so only
-    the chosen lines are parsed."""
-    wanted = set(changed_indexes(size))
+def write_changed_records(catalog: Path, out: Path, size: int, count: int = CHANGED) -> None:
+    """``count`` records of the catalog spread over it, each with a changed name and tier: the
+    input of the re-ingest and the incremental revalidation. The generator writes one record
+    per line, so only the chosen lines are parsed."""
+    wanted = set(changed_indexes(size, count))
     records, index = [], -1
     with catalog.open(encoding="utf-8") as fh:
         for line in fh:
@@ -925,7 +928,7 @@ def run_all(args: argparse.Namespace) -> Path:
         out_path.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
 
     for size in args.sizes:
-        data = ensure_data(work, size, args.seed, log)
+        data = ensure_data(work, size, args.seed, log, args.changed)
         results["data"][str(size)] = {k: v for k, v in data.items() if k not in ("catalog", "edges_file", "changed")}
         repeats = args.repeats if size < args.large_size else min(args.repeats, args.large_repeats)
         base = {"size": size, "catalog": data["catalog"], "edges_file": data["edges_file"],
@@ -1032,11 +1035,17 @@ def per_record_ms(entry: dict | None, records: int, which: str = "median_s") -> 
     return 1000 * entry[which] / records
 
 
-def stage_records(stage: str, size: int) -> int:
-    """How many records a stage's time is divided by (the incremental stages handle 100)."""
+def stage_records(stage: str, size: int, results: dict) -> int:
+    """How many records a stage's time is divided by (the incremental stages handle the changed
+    records: 100, or ``--changed``)."""
     if stage in ("reingest-100", "validate-incremental"):
-        return min(CHANGED, size)
+        return min(changed_count(results), size)
     return size
+
+
+def changed_count(results: dict) -> int:
+    """The records changed for the incremental stages of a run (runs before ``--changed``: 100)."""
+    return results["meta"]["args"].get("changed") or CHANGED
 
 
 def floors(results: dict) -> list[dict[str, Any]]:
@@ -1134,7 +1143,7 @@ def plot(results: dict, path: Path) -> Path | None:
             entry = summary.get((stage, n))
             if entry and not any(r.get("limit") for r in entry["runs"]):
                 xs.append(n)
-                ys.append(per_record_ms(entry, stage_records(stage, n)))
+                ys.append(per_record_ms(entry, stage_records(stage, n, results)))
         if not xs:
             continue
         style = "--" if stage in baselines else "-"
@@ -1248,7 +1257,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("## Stages")
     add("")
     add("Wall time is the median over the repeats (min in brackets); per record divides by the records the stage "
-        "handles (100 for `reingest-100` and `validate-incremental`); CPU is the stage's own plus its worker "
+        f"handles ({changed_count(results)} for `reingest-100` and `validate-incremental`); CPU is the stage's own plus its worker "
         "processes'; RSS is the process peak (workers in brackets).")
     add("")
     add("| stage | records | runs | wall s | per record ms | records/s | CPU s | peak RSS MB |")
@@ -1259,7 +1268,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
             entry = summary.get((stage, n))
             if not entry:
                 continue
-            handled = stage_records(stage, n)
+            handled = stage_records(stage, n, results)
             subset = entry["runs"][0].get("limit") or entry["runs"][0].get("subset")
             if subset:
                 handled = subset
@@ -1317,7 +1326,7 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("```")
     add("")
     add("Generated data and stores go to `--work` (default `/tmp/kg-bench`; the catalogs are cached there while "
-        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 120 "
+        "`benchmarks/generate.py` is unchanged). The CI-sized run is `python benchmarks/run.py --sizes 60 "
         "--repeats 1 --quick` (tests/test_benchmarks.py).")
     add("")
     text = "\n".join(lines)
@@ -1365,10 +1374,10 @@ def _reading(results: dict, summary: dict, sizes: list[int]) -> str:
         out.append("- **Ingest per record:** " + ", ".join(f"{ms:.1f} ms at {n:,}" for n, ms in per) + ".")
     per = [(n, per_record_ms(summary.get(("validate-full", n)), n)) for n in sizes if summary.get(("validate-full", n))]
     if per:
-        inc = [(n, per_record_ms(summary.get(("validate-incremental", n)), stage_records("validate-incremental", n)))
+        inc = [(n, per_record_ms(summary.get(("validate-incremental", n)), stage_records("validate-incremental", n, results)))
                for n in sizes if summary.get(("validate-incremental", n))]
         out.append("- **Validation per record:** full run " + ", ".join(f"{ms:.1f} ms at {n:,}" for n, ms in per)
-                   + ("; incremental revalidation of 100 changed records (their graphs plus every catalog-wide "
+                   + (f"; incremental revalidation of {changed_count(results)} changed records (their graphs plus every catalog-wide "
                       "query) " + ", ".join(f"{ms:.1f} ms per changed record at {n:,}" for n, ms in inc) if inc else "")
                    + ".")
     timeouts = {}
@@ -1430,7 +1439,7 @@ def _skipped(results: dict, sizes: list[int]) -> list[str]:
     big = [n for n in sizes if n > args["full_validate_max"]]
     if big:
         notes.append(f"full validation at {', '.join(f'{n:,}' for n in big)} (the incremental revalidation of "
-                     f"{CHANGED} changed records stands for it there)")
+                     f"{changed_count(results)} changed records stands for it there)")
     big = [n for n in sizes if n > args["export_max"]]
     if big:
         notes.append(f"exports at {', '.join(f'{n:,}' for n in big)} (reading the on-disk store runs at about "
@@ -1577,6 +1586,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="CI-sized: one repeat, one warm run per query, 3 s per query (rdflib: 1 s), no profiles, "
                          f"exports to {' and '.join(QUICK_EXPORT_FORMATS)} only, "
                          f"the floor and the rdflib baseline on {QUICK_SUBSET} records")
+    ap.add_argument("--changed", type=int, default=None, metavar="N",
+                    help=f"records changed for reingest-100 and validate-incremental (default {CHANGED}; "
+                         f"--quick: {QUICK_CHANGED})")
     ap.add_argument("--stages", default="", help="only these stages (comma-separated)")
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--baselines-only", action="store_true")
@@ -1597,6 +1609,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.argv = argv
     args.sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
     args.stages = {s.strip() for s in args.stages.split(",") if s.strip()}
+    if args.changed is None:
+        args.changed = QUICK_CHANGED if args.quick else CHANGED
     if args.quick:
         args.repeats, args.query_warm, args.profile, args.baseline_repeats = 1, 1, False, 1
         # a query past 3 s is noted as timed out (rdflib takes minutes over some, even on the subset:

@@ -55,7 +55,6 @@ def dump(path: Path) -> list[str]:
     store = GraphStore(path)
     text = store.dump(None, "nquads").decode()
     del store
-    gc.collect()
     return sorted(text.splitlines())
 
 
@@ -75,7 +74,6 @@ def ingest(capsys, store: Path, *paths: str, strict: bool = False) -> tuple[int,
     """Run ``kg ingest`` in-process; (exit code, stderr lines). An uncaught exception fails the test."""
     argv = ["ingest", *paths, "--store", str(store)] + (["--strict"] if strict else [])
     code = main(argv)
-    gc.collect()  # the command's store handle is released
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert "Traceback" not in err
@@ -89,7 +87,6 @@ def stored_ids(store: Path) -> set[str]:
     prefix = IRIS.record_graph_prefix()
     ids = {g.value[len(prefix):] for g in s.named_graphs() if g.value.startswith(prefix)}
     del s
-    gc.collect()
     return ids
 
 
@@ -98,7 +95,6 @@ def cell_object(store: Path, record_id: str, column: str, predicate) -> object:
     cell = IRIS.part(IRIS.system(record_id), "cell", column)
     found = [q.object for q in s.quads(IRIS.record_graph(record_id)) if q.subject == cell and q.predicate == predicate]
     del s
-    gc.collect()
     return found
 
 

@@ -1,10 +1,11 @@
-"""The benchmark harness at CI size: ``benchmarks/run.py --sizes 120 --repeats 1 --quick``.
+"""The benchmark harness at CI size: ``benchmarks/run.py --sizes 60 --repeats 1 --quick``.
 
-It runs every stage once on a 120-record full-shape catalog (the rdflib baseline on a
+It runs every stage once on a 60-record full-shape catalog (the rdflib baseline on a
 subset), so the benchmark code keeps working. The checks are on the shape and sanity
-of the results, never on timings. 120 is small enough to be cheap and large enough for
-every stage to run as it does in the real runs: the re-ingest and revalidation of 100
-changed records (a subset of the catalog), the baseline subset, a catalog that is not clean.
+of the results, never on timings. 60 is small enough to be cheap and large enough for
+every stage to run as it does in the real runs: the re-ingest and revalidation of the
+changed records (20 in --quick: a subset of the catalog), the baseline subset, a catalog
+that is not clean.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "benchmarks" / "run.py"
-SIZE = 120  # records of the generated catalog
+SIZE = 60  # records of the generated catalog
 
 
 def _load_run():
@@ -92,9 +93,11 @@ def test_validation_and_the_incremental_run(quick):
     # the generated catalogs are not clean (benchmarks/REPORT.md's runs found 159 violations
     # in the 912-record one): a validation that finds none has not run
     assert full["records"] == SIZE and 0 < full["violations"] <= full["results"]
-    assert _only(results, "reingest-100")["records"] == 100
+    run, _, _ = quick
+    assert run.QUICK_CHANGED < SIZE and results["meta"]["args"]["changed"] == run.QUICK_CHANGED
+    assert _only(results, "reingest-100")["records"] == run.QUICK_CHANGED
     incremental = _only(results, "validate-incremental")
-    assert incremental["records"] == 100
+    assert incremental["records"] == run.QUICK_CHANGED
 
 
 def test_every_export_format_wrote_bytes(quick):

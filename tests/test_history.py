@@ -20,6 +20,7 @@ import pytest
 import kg
 from kg.cli import main
 from kg.history import catalogs_at, changeset_numbers, log
+from kg.history.checkout import snapshots_at
 from kg import ingestion
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
@@ -130,9 +131,13 @@ def test_diff_of_the_two_releases_shows_exactly_the_changed_fields(sequence, cap
     capsys.readouterr()
     first = sequence["folder"] / "first.json"
     first.write_text(json.dumps(sequence["site"]), encoding="utf-8")
-    for old, new in (("1", "2"), (str(first), str(sequence["folder"] / "site2.json"))):
+    # the stored changeset; two files; two store versions apart (3 and 4 changed only edges,
+    # and 4 gave back release 1's edges: the same record changes, no edge change)
+    for old, new in (("1", "2"), (str(first), str(sequence["folder"] / "site2.json")), ("1", "4")):
         assert main(["diff", old, new, "--store", sequence["path"], "-f", "json"]) == 0
         document = json.loads(capsys.readouterr().out)
+        if (old, new) == ("1", "4"):
+            assert document["edges"] == []
         changed = {(r["id"], ".".join(f["path"]), json.dumps(f.get("before"), sort_keys=True),
                     json.dumps(f.get("after"), sort_keys=True))
                    for r in document["records"] if r["kind"] == "changed" for f in r["fields"]}
@@ -142,6 +147,21 @@ def test_diff_of_the_two_releases_shows_exactly_the_changed_fields(sequence, cap
     text_code = main(["diff", "1", "2", "--store", sequence["path"]])
     text = capsys.readouterr().out
     assert text_code == 0 and f"+ record {NEW_ID}" in text and f"- record {sequence['picked']['gone']}" in text
+
+
+def test_a_diff_of_store_versions_reads_only_the_records_changed_between_them(sequence):
+    """``touched_only`` snapshots (what ``kg diff A B`` reads for two store versions) hold the
+    records some later changeset touched, each as it was then (the diff they give is checked
+    against the JSON above: ``kg diff 1 4``)."""
+    store, iris, picked = sequence["store"], Iris(), sequence["picked"]
+    touched = snapshots_at(store, iris, [1, 2], touched_only=True)  # changeset 2 touched 4 records
+    assert set(touched[1].records or {}) == {picked["a"], picked["b"], picked["gone"]}
+    assert set(touched[2].records or {}) == {picked["a"], picked["b"], NEW_ID}
+    site = {r["id"]: r for r in sequence["site"]["records"]}
+    site2 = {r["id"]: r for r in sequence["site2"]["records"]}
+    assert touched[1].records == {rid: site[rid] for rid in (picked["a"], picked["b"], picked["gone"])}
+    assert touched[2].records == {rid: site2[rid] for rid in (picked["a"], picked["b"], NEW_ID)}
+    assert snapshots_at(store, iris, [2, 4], touched_only=True)[2].records == {}  # 3 and 4: edges only
 
 
 def test_diff_is_deterministic_and_rdf_reads_back(sequence, capsys):

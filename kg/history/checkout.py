@@ -7,13 +7,13 @@ catalog that was ingested then (records, edges and file headers).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from pyoxigraph import Quad
 
 from ..errors import UsageError
-from ..mapping import catalog_records, edges_from_quads, header_from_quads
-from ..records import edge_to_json
+from ..mapping import catalog_records, edges_from_quads, header_from_quads, record_from_quads
+from ..records import edge_to_json, record_to_json
 from ..store import GraphStore
 from ..vocab import Iris
 from .compare import Snapshot, undo_edges, undo_fields
@@ -21,9 +21,15 @@ from .log import changeset_at, changeset_numbers
 from .model import ABSENT, ADDED, CHANGED, REMOVED, Changeset
 
 
-def current(store: GraphStore, iris: Iris) -> Snapshot:
-    """The store's catalog now: records, edges, file headers (history graphs left out)."""
-    records = {record["id"]: record for record in catalog_records(store, iris)}
+def current(store: GraphStore, iris: Iris, ids: Iterable[str] | None = None) -> Snapshot:
+    """The store's catalog now: records, edges, file headers (history graphs left out).
+    With ``ids``, only those records (the ones the store holds)."""
+    if ids is None:
+        records = {record["id"]: record for record in catalog_records(store, iris)}
+    else:
+        graphs = {rid: iris.record_graph(rid) for rid in sorted(set(ids))}
+        records = {rid: record_to_json(record_from_quads(store.quads(graph), iris, rid))
+                   for rid, graph in graphs.items() if store.has_graph(graph)}
     edge_quads = list(store.quads(iris.edges_graph))
     headers = {}
     for name, graph, node in (("catalog", iris.catalog_graph, iris.catalog_source),
@@ -58,22 +64,31 @@ def undo(snapshot: Snapshot, changeset: Changeset) -> Snapshot:
     return Snapshot(records, edges, headers)
 
 
-def snapshots_at(store: GraphStore, iris: Iris, numbers: list[int]) -> dict[int, Snapshot]:
+def snapshots_at(store: GraphStore, iris: Iris, numbers: list[int], *,
+                 touched_only: bool = False) -> dict[int, Snapshot]:
     """The catalog right after each changeset of ``numbers`` (0: before the first, an empty
-    catalog), from one read of the current catalog: later changesets are undone newest first."""
+    catalog), from one read of the current catalog: later changesets are undone newest first.
+
+    With ``touched_only``, each snapshot's records are only those that a changeset after the
+    earliest of ``numbers`` added, removed or changed. Every other record is the same in all
+    the snapshots, so a diff between them needs only these: its cost follows the changes, not
+    the catalog's size."""
     known = changeset_numbers(store, iris)
     for number in numbers:
         if number < 0:
             raise UsageError("a changeset number is 0 or more")
         if number != 0 and number not in known:
             changeset_at(store, iris, number)  # raises, naming what there is
-    snapshot, out = current(store, iris), {}
+    earliest = min(numbers, default=0)
+    later_changesets = {n: changeset_at(store, iris, n) for n in known if n > earliest}
+    touched = {change.record_id for changeset in later_changesets.values() for change in changeset.records}
+    snapshot, out = current(store, iris, touched if touched_only else None), {}
     for later in [*reversed(known), None]:  # None: nothing left to undo below the first
         for number in numbers:
             if number not in out and (later is None or number >= later):
                 out[number] = snapshot
-        if later is not None and later > min(numbers, default=0):
-            snapshot = undo(snapshot, changeset_at(store, iris, later))
+        if later is not None and later > earliest:
+            snapshot = undo(snapshot, later_changesets[later])
     return out
 
 
