@@ -88,7 +88,7 @@ CHANGED = 100  # records changed for the incremental revalidation
 QUICK_CHANGED = 20  # --quick: the records changed (the same code path, a fifth of the work)
 EXPORT_FORMATS = ("turtle", "jsonld", "nquads", "catalog-json")
 QUICK_EXPORT_FORMATS = ("turtle", "catalog-json")  # --quick: one RDF writer and the JSON rebuild
-QUICK_SUBSET = 20  # records of the rdflib baseline in --quick runs
+QUICK_SUBSET = 10  # records of the rdflib baseline in --quick runs
 QUICK_RDFLIB_QUERY_TIMEOUT = 1.0  # seconds per rdflib query in --quick runs (kg's queries: 3 s)
 
 # stage -> the baseline stage it is compared with (same size)

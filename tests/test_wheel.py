@@ -6,8 +6,9 @@ from there: ``kg build``, ``kg query search``, ``kg validate --record``, ``kg an
 ``kg export -f turtle``, ``kg docs --check`` and ``kg serve`` with one request per route.
 Each answer is compared with the same command run from the checkout (this test's own
 interpreter, where ``kg`` is the editable install). The README's whole session runs from
-the wheel too (tests/test_readme.py's runner); its ``kg build`` is the wheel's build that
-the checkout's is compared with.
+the wheel too (tests/test_readme.py's runner); its ``kg build`` is compared with what the
+checkout's code made of the same catalog: the test run's shared ingest and validation of it
+(tests/conftest.py), whose store is the checkout's side of every other comparison.
 """
 
 from __future__ import annotations
@@ -175,14 +176,28 @@ def _same(installs, *args: str, stream: str = "stdout") -> bytes:
 
 def test_build(installs, built, bundled_ingest, bundled_report):
     """The wheel's ``kg build`` says what this checkout's code says of its own ingest and
-    validation of the same catalog: the changeset, the store's counts, every rule's results."""
+    validation of the same catalog: the counts, the superseded record, the changeset, the
+    rule findings, the store's counts, every rule's results, the data's attribution."""
+    from kg.cli.data import MAX_WARNING_LINES
     from kg.validation import text_report
+    from kg.vocab import ATTRIBUTION
 
     wheel = TIMING.sub("N s", built["wheel"].decode())
+    lines = wheel.splitlines()
     report = bundled_ingest[1]
-    assert f"ingested {report.records} records and {report.edges} edges" in wheel
     assert (report.records, report.edges) == (912, 528)
+    assert any(line.startswith(f"ingested {report.records} records and {report.edges} edges from 3 file(s)")
+               for line in lines)
+    assert (f"{len(report.superseded)} record(s) given again in a later file; the later version was kept: "
+            + ", ".join(report.superseded[:5])) in lines
+    assert report.changeset is not None and f"changeset {report.changeset.number}: {report.changeset.summary}" in lines
+    if report.findings:
+        assert (f"rules at ingest: {len(report.findings)} finding(s) in "
+                f"{len({f.record_id for f in report.findings})} record(s); see the validation report") in lines
+    warned = min(len(report.warnings), MAX_WARNING_LINES) + (len(report.warnings) > MAX_WARNING_LINES)
+    assert sum(line.startswith("warning:") for line in lines) == warned
     assert TIMING.sub("N s", text_report(bundled_report)) in wheel
+    assert f"data: {ATTRIBUTION}" in lines
     # the two stores, as each install's kg describes them: the same but for when each was made
     described = {side: json.loads(done.stdout) for side, done in
                  _both(installs, "info", "-f", "json", "--store", "kg-store").items()}
