@@ -1257,8 +1257,8 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add("## Stages")
     add("")
     add("Wall time is the median over the repeats (min in brackets); per record divides by the records the stage "
-        f"handles ({changed_count(results)} for `reingest-100` and `validate-incremental`); CPU is the stage's own plus its worker "
-        "processes'; RSS is the process peak (workers in brackets).")
+        f"handles ({changed_count(results)} for `reingest-100` and `validate-incremental`); CPU is the stage's "
+        "own plus its worker processes'; RSS is the process peak (workers in brackets).")
     add("")
     add("| stage | records | runs | wall s | per record ms | records/s | CPU s | peak RSS MB |")
     add("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -1374,11 +1374,12 @@ def _reading(results: dict, summary: dict, sizes: list[int]) -> str:
         out.append("- **Ingest per record:** " + ", ".join(f"{ms:.1f} ms at {n:,}" for n, ms in per) + ".")
     per = [(n, per_record_ms(summary.get(("validate-full", n)), n)) for n in sizes if summary.get(("validate-full", n))]
     if per:
-        inc = [(n, per_record_ms(summary.get(("validate-incremental", n)), stage_records("validate-incremental", n, results)))
+        inc = [(n, per_record_ms(summary.get(("validate-incremental", n)),
+                                 stage_records("validate-incremental", n, results)))
                for n in sizes if summary.get(("validate-incremental", n))]
         out.append("- **Validation per record:** full run " + ", ".join(f"{ms:.1f} ms at {n:,}" for n, ms in per)
-                   + (f"; incremental revalidation of {changed_count(results)} changed records (their graphs plus every catalog-wide "
-                      "query) " + ", ".join(f"{ms:.1f} ms per changed record at {n:,}" for n, ms in inc) if inc else "")
+                   + (f"; incremental revalidation of {changed_count(results)} changed records (their graphs "
+                      "plus every catalog-wide query) " + ", ".join(f"{ms:.1f} ms per changed record at {n:,}" for n, ms in inc) if inc else "")
                    + ".")
     timeouts = {}
     for run in results["runs"]:

@@ -102,7 +102,7 @@ def _diff(args: argparse.Namespace) -> "Changeset":
         return changeset_at(store, names, new)  # with its times and input files
     current = max(changeset_numbers(store, names), default=0)
     wanted = [current if n is None else n for n, is_file in zip(numbers, files) if not is_file]
-    # two store versions: only the records a changeset between them touched can differ
+    # two store versions: only the records a changeset after the older one touched can differ
     at = snapshots_at(store, names, wanted, touched_only=not any(files))
     sides = [_file_snapshot(word) if is_file else at[current if n is None else n]
              for word, n, is_file in zip((args.old, args.new), numbers, files)]
