@@ -12,8 +12,8 @@ from typing import Any, Iterable
 from pyoxigraph import Quad
 
 from ..errors import UsageError
-from ..mapping import catalog_records, edges_from_quads, header_from_quads, record_from_quads
-from ..records import edge_to_json, record_to_json
+from ..mapping import catalog_records, edges_from_quads, header_from_quads
+from ..records import edge_to_json
 from ..store import GraphStore
 from ..vocab import Iris
 from .compare import Snapshot, undo_edges, undo_fields
@@ -24,12 +24,7 @@ from .model import ABSENT, ADDED, CHANGED, REMOVED, Changeset
 def current(store: GraphStore, iris: Iris, ids: Iterable[str] | None = None) -> Snapshot:
     """The store's catalog now: records, edges, file headers (history graphs left out).
     With ``ids``, only those records (the ones the store holds)."""
-    if ids is None:
-        records = {record["id"]: record for record in catalog_records(store, iris)}
-    else:
-        graphs = {rid: iris.record_graph(rid) for rid in sorted(set(ids))}
-        records = {rid: record_to_json(record_from_quads(store.quads(graph), iris, rid))
-                   for rid, graph in graphs.items() if store.has_graph(graph)}
+    records = {record["id"]: record for record in catalog_records(store, iris, ids)}
     edge_quads = list(store.quads(iris.edges_graph))
     headers = {}
     for name, graph, node in (("catalog", iris.catalog_graph, iris.catalog_source),

@@ -32,11 +32,13 @@ def _catalog_head(source: QuadSource, iris: Iris) -> dict[str, Any]:
     return head
 
 
-def catalog_records(source: QuadSource, iris: Iris) -> Iterator[dict[str, Any]]:
-    """The records rebuilt from their named graphs, one at a time, in id order."""
+def catalog_records(source: QuadSource, iris: Iris, ids: Iterable[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The records rebuilt from their named graphs, one at a time, in id order (with ``ids``:
+    only those of them the source holds)."""
+    wanted = None if ids is None else set(ids)
     for graph in source.named_graphs():
         record_id = iris.record_graph_id(graph)
-        if record_id is not None:
+        if record_id is not None and (wanted is None or record_id in wanted):
             yield record_to_json(record_from_quads(source.quads(graph), iris, record_id))
 
 
