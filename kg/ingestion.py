@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
+from .background import BackgroundWrites
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
 from .history import Changeset, Recorder
@@ -33,7 +34,9 @@ from .store import GraphStore, transactional
 from .validation.at_ingest import RuleCheck, RuleFinding
 from .vocab import RDF, SKOS, Iris
 
-BATCH_SIZE = 500  # records per transaction: bounded memory, still few commits
+# Records mapped, checked and bulk-loaded together: memory stays bounded and the loads few, and the
+# last batch's write (which no mapping overlaps) stays short.
+BATCH_SIZE = 250
 GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
 Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
 DEFAULT_CAPS: Caps = (MAX_RECORD_CELLS, MAX_RECORD_BYTES)
@@ -244,21 +247,27 @@ class _Run:
         self.described: set[str] = set()  # shared resources described so far
         self.described_now: set[Any] = set()  # the shared resources written (as nodes)
         self.quads_written = 0
+        self.writes = BackgroundWrites()  # the batch being written while the next is mapped
         self.done = 0
         self.total = 0
 
     def take(self, inputs: list[Input]) -> None:
         parts = [part for given in inputs for part in given.expanded()]
         self.total = sum(_item_count(part) for part in parts)
-        for part in parts:
-            if isinstance(part, RdfDocument):
-                self.rdf += part.quads
-            elif part.kind == EDGES:
-                self._take_edges(part)
-            else:
-                self._take_records(part)
-        if self.pending or self.strict:
-            self.flush()
+        try:
+            for part in parts:
+                if isinstance(part, RdfDocument):
+                    self.rdf += part.quads
+                elif part.kind == EDGES:
+                    self._take_edges(part)
+                else:
+                    self._take_records(part)
+            if self.pending or self.strict:
+                self.flush()
+        except BaseException:
+            self.writes.wait(raise_error=False)  # the session is thrown away: no write may still run in it
+            raise
+        self.writes.wait()
 
     def _take_edges(self, batch: Batch) -> None:
         good = []
@@ -296,28 +305,47 @@ class _Run:
             self.catalog_header = batch.header
 
     def flush(self) -> None:
-        """Map the pending records, then write them ``BATCH_SIZE`` at a time (``strict``: none
-        if any item so far was bad)."""
-        mapped = self._map_pending()
-        held = self._check_rules(mapped)
-        if self.strict and self.errors:
-            raise InputRejected(self.errors)
-        for start in range(0, len(mapped), BATCH_SIZE):
-            part = mapped[start:start + BATCH_SIZE]
+        """Map and check the pending records ``BATCH_SIZE`` at a time, each batch written while
+        the next is mapped (``strict``: all of them first, and none written if any item so far
+        was bad)."""
+        pending = list(self.pending.values())
+        self.pending.clear()
+        if self.strict:
+            mapped = self._map(pending)
+            held = self._check_rules(mapped)
+            if self.errors:
+                raise InputRejected(self.errors)
+            batches: Iterable[tuple[list[Mapped], set[str]]] = (
+                (mapped[start:start + BATCH_SIZE], held) for start in range(0, len(mapped), BATCH_SIZE))
+        else:
+            batches = ((part, self._check_rules(part)) for part in (
+                self._map(pending[start:start + BATCH_SIZE]) for start in range(0, len(pending), BATCH_SIZE)))
+        done = 0
+        for part, held in batches:
             if self.store is not None:
-                kept = [(p, own, d) for p, own, d in part if p.record.id not in held]
-                if self.history is not None:
-                    self.history.before_write(p.record for p, _, _ in kept)
-                graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in kept}
-                shared = [q for _, _, descriptions in part for q in descriptions]
-                self.described_now.update(q.subject for q in shared)
-                self.store.replace_graphs(graphs, shared)
-                self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
-                self.written.update(p.record.id for p, _, _ in part if p.record.id not in held)
+                self._write(part, held)
+            done += BATCH_SIZE
             if self.progress and self.chunk is None:
-                self.progress(min(start + BATCH_SIZE, len(mapped)), len(mapped))
+                self.progress(min(done, len(pending)), len(pending))
         if self.progress and self.chunk is not None:
             self.progress(self.done, self.total)
+
+    def _write(self, part: list[Mapped], held: set[str]) -> None:
+        """Hand one batch to the writer (records the gate holds back leave their shared descriptions only)."""
+        kept = [(p, own, d) for p, own, d in part if p.record.id not in held]
+        graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in kept}
+        shared = [q for _, _, descriptions in part for q in descriptions]
+        self.described_now.update(q.subject for q in shared)
+        self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
+        self.written.update(p.record.id for p, _, _ in kept)
+        records = [p.record for p, _, _ in kept]
+        self.writes.submit(lambda: self._store_batch(records, graphs, shared))
+
+    def _store_batch(self, records: list[Record], graphs: dict[NamedNode, list[Quad]], shared: list[Quad]) -> None:
+        assert self.store is not None
+        if self.history is not None:
+            self.history.before_write(records)
+        self.store.replace_graphs(graphs, shared)
 
     def _check_rules(self, mapped: list[Mapped]) -> set[str]:
         """Check each mapped record against the rules; the ids the gate holds back."""
@@ -338,11 +366,11 @@ class _Run:
         self.rule_seconds += time.perf_counter() - started
         return held
 
-    def _map_pending(self) -> list[Mapped]:
-        """Every pending record as (record, its quads, shared descriptions). One that cannot
-        be expressed in RDF joins the quarantine instead of failing the run halfway."""
+    def _map(self, records: list[_Pending]) -> list[Mapped]:
+        """Each record as (record, its quads, shared descriptions). One that cannot be
+        expressed in RDF joins the quarantine instead of failing the run halfway."""
         mapped = []
-        for pending in self.pending.values():
+        for pending in records:
             local = _Tentative(self.described)
             try:
                 own, descriptions = record_quads(pending.record, self.iris, local)
@@ -352,7 +380,6 @@ class _Run:
                 continue
             local.keep()
             mapped.append((pending, own, descriptions))
-        self.pending.clear()
         return mapped
 
 

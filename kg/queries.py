@@ -8,6 +8,9 @@ Each file starts with a comment header::
     # param: limit (limit, optional, default=50) at most this many rows
     # returns: id, name, tier
 
+A query that must read the whole catalog whatever it is asked says so in a ``# cost:``
+line, with what it was measured to take; the listing, the pages and the MCP tools show it.
+
 Below the header is plain SPARQL 1.1 with its PREFIX lines, meant for a dataset whose
 default graph is the union of its named graphs. A parameter is an ordinary variable of
 the query. Its value, given as text, is checked against the declared type, turned into
@@ -67,7 +70,7 @@ PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "period
 SYSTEM_TYPES = ("id", "system", "system-name")  # checked against the graph before a query runs
 HEADER_KEYS = ("title", "question", "returns")
 
-_HEADER = re.compile(r"^#\s*(title|question|param|returns|description)\s*:\s*(.*)$", re.IGNORECASE)
+_HEADER = re.compile(r"^#\s*(title|question|param|returns|description|cost)\s*:\s*(.*)$", re.IGNORECASE)
 _PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*\((?P<spec>[^)]*)\)\s*(?P<doc>.*)$")
 
 
@@ -93,6 +96,7 @@ class NamedQuery:
     question: str = ""
     returns: str = ""
     params: list[Param] = field(default_factory=list)
+    cost: str = ""  # what a query that reads the whole catalog costs, measured (its "# cost:" line)
 
     @property
     def limit_param(self) -> Param | None:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from pyoxigraph import (
     BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
-    Store,
+    Store, serialize,
 )
 
 from . import generations
@@ -447,13 +447,20 @@ class GraphStore:
             self._write("update", " ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs[start:start + DROP_CHUNK]))
 
     def _bulk_extend(self, quads: list[Quad]) -> None:
-        # pyoxigraph's ``bulk_extend`` loader is not transactional on its own; on disk it
-        # writes into the session's new generation, which a failure throws away whole.
-        # In memory it is used only on graphs that did not exist before.
-        if len(quads) > 2000:
+        # pyoxigraph's bulk loader is not transactional on its own; on disk it writes into
+        # the session's new generation, which a failure throws away whole. In memory it is
+        # used only on graphs that did not exist before.
+        if len(quads) <= 2000:
+            self._write("extend", quads)
+            return
+        # As N-Quads text the loader parses and writes without holding the GIL (``bulk_extend``
+        # holds it while it reads the Python quads), so a caller's thread can map the next
+        # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
+        text = serialize(quads, format=RdfFormat.N_QUADS)
+        if text is None or b"_:" in text:
             self._write("bulk_extend", quads)
         else:
-            self._write("extend", quads)
+            self._write("bulk_load", text, RdfFormat.N_QUADS)
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""

@@ -839,6 +839,27 @@ def test_info(bundled_store, records, edges):
     assert got == want
 
 
+def test_info_follows_every_change_of_the_store(partial_store, site_catalog):
+    """info reads the description's counts: they must follow a removal and a re-ingest, not the first build."""
+    from kg.ingestion import ingest_paths, remove_records
+
+    kept = site_catalog["records"][:40]
+    removed = [r["id"] for r in kept[::4]]
+    remove_records(partial_store, removed, Iris())
+    left = [r for r in kept if r["id"] not in removed]
+
+    def counts():
+        return {r["class"].rsplit("#", 1)[1]: int(r["entities"]) for r in rows(partial_store, "info")}
+
+    assert (counts()["System"], counts()["Cell"]) == (len(left), sum(len(r["cells"]) for r in left))
+    fewer_cells = dict(left[0], cells=dict(list(left[0]["cells"].items())[:3]))
+    path = partial_store.path.parent / "changed.json"
+    path.write_text(json.dumps([fewer_cells]), encoding="utf-8")
+    ingest_paths(partial_store, [str(path)])
+    want_cells = sum(len(r["cells"]) for r in left) - len(left[0]["cells"]) + 3
+    assert (counts()["System"], counts()["Cell"]) == (len(left), want_cells)
+
+
 # ---------------------------------------------------------------------------
 # Python API and command line
 

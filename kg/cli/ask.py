@@ -60,9 +60,9 @@ def _list_queries(args: argparse.Namespace) -> int:
     rows = []
     for q in queries.listing():
         rows.append({"name": q.name, "question": q.question or q.title, "params": _param_text(q),
-                     "title": q.title, "returns": q.returns})
+                     "title": q.title, "returns": q.returns, "cost": q.cost})
     columns = ["name", "question", "params"] if (args.format or "table") == "table" else \
-        ["name", "title", "question", "params", "returns"]
+        ["name", "title", "question", "params", "returns", "cost"]
     output.write_rows(rows, sys.stdout, args.format or "table", columns)
     return EXIT_OK
 

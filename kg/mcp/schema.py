@@ -60,6 +60,8 @@ def tool_description(query: NamedQuery) -> str:
         lines[-1] = f"{query.title}: {query.question}"
     if query.returns:
         lines.append(f"Returns: {query.returns}.")
+    if query.cost:
+        lines.append(f"Cost: {query.cost}.")
     return " ".join(lines)
 
 
