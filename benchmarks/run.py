@@ -86,7 +86,7 @@ DEFAULT_WORK = Path(tempfile.gettempdir()) / "kg-bench"
 DEFAULT_SEED = 20261129
 CHANGED = 100  # records changed for the incremental revalidation
 QUICK_CHANGED = 20  # --quick: the records changed (the same code path, a fifth of the work)
-EXPORT_FORMATS = ("turtle", "jsonld", "nquads", "catalog-json")
+EXPORT_FORMATS = ("turtle", "trig", "jsonld", "nquads", "catalog-json")
 QUICK_EXPORT_FORMATS = ("turtle", "catalog-json")  # --quick: one RDF writer and the JSON rebuild
 QUICK_SUBSET = 10  # records of the rdflib baseline in --quick runs
 QUICK_RDFLIB_QUERY_TIMEOUT = 1.0  # seconds per rdflib query in --quick runs (kg's queries: 3 s)
@@ -937,7 +937,8 @@ def run_all(args: argparse.Namespace) -> Path:
                 "query_timeout": args.query_timeout, "memory_mb": args.memory_limit}
         for repeat in range(repeats):
             store = work / f"store-{size}"
-            shutil.rmtree(store, ignore_errors=True)
+            if not args.reuse_store:
+                shutil.rmtree(store, ignore_errors=True)
             steps = [("kg", s, e) for s, e in plan(size, args)] if not args.baselines_only else []
             if not args.no_baselines:
                 steps += [("baseline", s, e) for s, e in baseline_plan(size, repeat, args)]
@@ -955,7 +956,8 @@ def run_all(args: argparse.Namespace) -> Path:
                          else out.get("note") or out.get("error"))
                 log(f"    {shown}  (others' CPU {out['noise']['others_cpu_share'] or 0:.0%})")
                 save()
-            shutil.rmtree(store, ignore_errors=True)
+            if not args.reuse_store:
+                shutil.rmtree(store, ignore_errors=True)
         if args.profile and size == min(args.sizes):
             store = work / f"store-profile-{size}"
             shutil.rmtree(store, ignore_errors=True)
@@ -1069,7 +1071,7 @@ def floors(results: dict) -> list[dict[str, Any]]:
         "value": f"{ingest_big['peak_rss_mb']:,.0f} MB peak RSS" if ingest_big else None,
         "holds": (ingest_big["peak_rss_mb"] < 4096) if ingest_big else None,
     })
-    for stage, other, label in (("ingest", big, "50x"), ("validate-full", mid, "10x")):
+    for stage, other, label in (("ingest", big, "50x"), ("validate-full", mid, "10x"), ("validate-full", big, "50x")):
         a, b = get(stage, small), get(stage, other)
         if a and b:
             ratio = per_record_ms(b, other) / per_record_ms(a, small)
@@ -1081,6 +1083,7 @@ def floors(results: dict) -> list[dict[str, Any]]:
             value, holds = None, None
         checks.append({"floor": f"{stage}: time per record at {label} within 1.3x of the time per record at 1x",
                        "value": value, "holds": holds})
+    checks += _scale_floors(results, get, 912 if 912 in sizes else None, big)  # these name 912 and 45,600
     ours, theirs = get("ingest", small), get("rdflib-ingest", small)
     if ours and theirs:
         ratio = theirs["median_s"] / ours["median_s"]
@@ -1101,6 +1104,68 @@ def floors(results: dict) -> list[dict[str, Any]]:
     else:
         checks.append({"floor": "912 records: ingest plus validation at least 2.5x faster than the rdflib-only pipeline",
                        "value": None, "holds": None})
+    return checks
+
+
+def _scale_floors(results: dict, get: Callable[[str, int | None], dict | None], small: int | None,
+                  big: int | None) -> list[dict[str, Any]]:
+    """Issue 16's floors: incremental work flat in the store's size, queries at 50x, exports against
+    the store's own dump, ingest against its bulk load, memory at 50x."""
+    checks: list[dict[str, Any]] = []
+    changed = changed_count(results)
+    for stage, what in (("reingest-100", "re-ingest"), ("validate-incremental", "revalidation")):
+        a, b = get(stage, small), get(stage, big)
+        floor = f"{what} of {changed} changed records, per record: at 45,600 within 1.5x of 912"
+        if a and b:
+            ratio = b["median_s"] / a["median_s"]
+            checks.append({"floor": floor, "holds": ratio <= 1.5, "value": (
+                f"{1000 * a['median_s'] / changed:.1f} ms at {small:,} -> {1000 * b['median_s'] / changed:.1f} at "
+                f"{big:,}: {ratio:.2f}x")})
+        else:
+            checks.append({"floor": floor, "value": None, "holds": None})
+    for size, limit in ((big, 1.0), (small, 0.1)):
+        if size is None:
+            continue
+        entry = get("queries", size)
+        floor = f"every named query at {size:,} records under {limit:g} s"
+        if not entry:
+            checks.append({"floor": floor, "value": None, "holds": None})
+            continue
+        per = entry["runs"][-1].get("per_query") or {}
+        times = {name: q.get("warm_median_s") if q.get("warm_median_s") is not None else q.get("cold_s")
+                 for name, q in per.items()}
+        slow = sorted(((t, n) for n, t in times.items() if t is None or t >= limit), key=lambda x: -(x[0] or 1e9))
+        shown = ", ".join(f"{n} {t:.2f} s" if t is not None else f"{n} (no time)" for t, n in slow[:6])
+        kind = "warm medians" if any(q.get("warm_median_s") is not None for q in per.values()) else "cold, one run each"
+        checks.append({"floor": floor, "holds": not slow, "value": (
+            f"{len(times) - len(slow)} of {len(times)} under ({kind})" + (f"; slowest: {shown}" if slow else ""))})
+    for size in [n for n in (small, big) if n is not None]:
+        dump = get("store-dump-nquads", size)
+        for fmt, limit in (("nquads", 1.3), ("trig", 1.3), ("turtle", 1.3), ("jsonld", 2.0)):
+            entry = get(f"export-{fmt}", size)
+            floor = f"export {fmt} at {size:,} records within {limit:g}x of the store's own N-Quads dump"
+            if entry and dump:
+                ratio = entry["median_s"] / dump["median_s"]
+                checks.append({"floor": floor, "holds": ratio <= limit, "value": (
+                    f"{entry['median_s']:.1f} s / dump {dump['median_s']:.1f} s = {ratio:.2f}x (wall); CPU "
+                    f"{entry['cpu_median_s'] / dump['cpu_median_s']:.2f}x")})
+            elif entry or dump:
+                checks.append({"floor": floor, "value": None, "holds": None})
+        ours, bulk = get("ingest", size), get("bulk-load", size)
+        if ours and bulk:
+            ratio = ours["median_s"] / bulk["median_s"]
+            checks.append({"floor": f"ingest at {size:,} records within 1.5x of pyoxigraph's bulk_load of the same quads",
+                           "holds": ratio <= 1.5, "value": (
+                               f"{ours['median_s']:.1f} s / bulk_load {bulk['median_s']:.1f} s = {ratio:.2f}x (wall); "
+                               f"CPU {ours['cpu_median_s']:.0f} s / {bulk['cpu_median_s']:.0f} s")})
+    if big is not None:
+        measured = {stage: entry for (stage, size), entry in summarise(results).items()
+                    if size == big and not stage.startswith(("rdflib", "floor"))}
+        if measured:
+            top = max(measured.items(), key=lambda kv: max(kv[1]["peak_rss_mb"], kv[1]["children_peak_rss_mb"]))
+            peak = max(top[1]["peak_rss_mb"], top[1]["children_peak_rss_mb"])
+            checks.append({"floor": "peak RSS under 4 GB for every stage at 45,600", "holds": peak < 4096,
+                           "value": f"highest: {top[0]} {peak:,.0f} MB ({len(measured)} stages)"})
     return checks
 
 
@@ -1215,6 +1280,9 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     add(f"Generated by `{meta['command']}` ({meta['started']} to {meta.get('finished', '?')}); raw results: "
         f"`{_rel(results_path)}`. Every figure below comes from that file; `python benchmarks/run.py "
         f"--report-only {_rel(results_path)}` renders this page again.")
+    if meta.get("note"):  # what a person running the benchmark had to say about how it ran
+        add("")
+        add(meta["note"])
     add("")
     add("## Machine and versions")
     add("")
@@ -1437,11 +1505,12 @@ def _noise_paragraph(results: dict) -> str:
 def _skipped(results: dict, sizes: list[int]) -> list[str]:
     args = results["meta"]["args"]
     notes = []
-    big = [n for n in sizes if n > args["full_validate_max"]]
+    ran = {(r["stage"], r["size"]) for r in results["runs"]}  # a merged run may hold what these limits left out
+    big = [n for n in sizes if n > args["full_validate_max"] and ("validate-full", n) not in ran]
     if big:
         notes.append(f"full validation at {', '.join(f'{n:,}' for n in big)} (the incremental revalidation of "
                      f"{changed_count(results)} changed records stands for it there)")
-    big = [n for n in sizes if n > args["export_max"]]
+    big = [n for n in sizes if n > args["export_max"] and not any(st.startswith("export-") for st, m in ran if m == n)]
     if big:
         notes.append(f"exports at {', '.join(f'{n:,}' for n in big)} (reading the on-disk store runs at about "
                      "110k quads/s, so each format would take 7 minutes or more; the exports stream, so memory "
@@ -1605,6 +1674,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="after the run, write RESULTS with the (size, stage) pairs of this run replaced by its runs "
                          "(to run stages again after a fix) as run-<timestamp>-merged.json, and report on that")
     ap.add_argument("--keep-data", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--reuse-store", action="store_true",
+                    help="run the stages on the store an earlier run left in --work (store-SIZE), and keep it: "
+                         "for stages after an ingest too long to repeat (without ingest in --stages)")
     ap.add_argument("--silent", action="store_true", help="no progress on stderr")
     args = ap.parse_args(argv)
     args.argv = argv

@@ -890,6 +890,18 @@ def test_cli_list(capsys):
     assert [row["name"] for row in json.loads(out)] == queries.available()
 
 
+def test_queries_that_read_the_whole_catalog_say_so_with_their_measured_cost(capsys):
+    from kg.mcp.schema import tool_description
+
+    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    costs = {row["name"]: row["cost"] for row in json.loads(out)}
+    for name in ("coverage", "eval-orphans", "select-system-names", "search", "changes"):
+        assert re.match(r"reads every .*; cold on disk [0-9.]+ s at 912 .*, [0-9.]+ s at 45,600", costs[name]), name
+    for name in ("show", "related", "compare", "info"):  # one system's neighbourhood, or the description's counts
+        assert costs[name] == "", name
+    assert "Cost: reads every feature cell" in tool_description(queries.load("coverage"))
+
+
 def test_cli_formats(bundled_store, capsys):
     store = str(bundled_store.path)
     expected = rows(bundled_store, "related", id="mem0--mem0-ai")

@@ -533,7 +533,7 @@ def test_query_page(app):
     assert page.tags["script"] == 0 and page.tags["link"] == 0 and page.srcs == []
     assert all(h.startswith("/") for h in page.hrefs)  # no CDN, no external asset
     example = fetch(app.url + "/?example=info")[2].decode("utf-8")
-    assert "COUNT(DISTINCT ?entity)" in example
+    assert "void:classPartition ?part" in example
 
 
 def test_query_page_form_post_gives_html_results(app, expected):
