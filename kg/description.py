@@ -1,7 +1,8 @@
 """The graphs kg writes about the dataset itself: the ontology graph and the VoID/DCAT description.
 
 The description is rebuilt from the store after each ingest (``refresh_description``)
-and read back by ``kg info`` (``read_description``). Its ``void:triples`` counts every
+and read back by ``kg info`` (``read_description``); it holds the catalog's feature tallies
+too (``kg.coverage``). Its ``void:triples`` counts every
 triple of the dataset, the description's own included, so that it is the number of
 triples every export holds.
 """
@@ -14,6 +15,7 @@ from typing import Any, TypedDict
 import pyoxigraph
 from pyoxigraph import Literal, NamedNode, Quad, QuerySolutions
 
+from .coverage import Written, count_all, count_by_change, tally_quads
 from .store import GraphStore, literal_text
 from .vocab import (
     ATTRIBUTION, CATALOG_REPOSITORY, CC_BY_4, DCAT, DCTERMS, KG, ONTOLOGY_FILE, ONTOLOGY_IRI, ONTOLOGY_VERSION,
@@ -94,8 +96,9 @@ def _stated_elsewhere(store: GraphStore, quad: Quad, graph: NamedNode) -> bool:
     return any(found.graph_name != graph for found in store.match(quad.subject, quad.predicate, quad.object))
 
 
-def refresh_description(store: GraphStore, iris: Iris) -> None:
-    """Replace the dataset description graph with fresh counts.
+def refresh_description(store: GraphStore, iris: Iris, told: Written | None = None) -> None:
+    """Replace the dataset description graph with fresh counts (``told``: the feature cells of
+    record graphs the session wrote, as the writer tells them).
 
     ``void:triples``: the quads outside the description, plus the description's own
     triples that no other graph states. In a store kg built, no triple is in two
@@ -105,12 +108,15 @@ def refresh_description(store: GraphStore, iris: Iris) -> None:
     graphs is exactly the exported one.
     """
     g = iris.dataset_graph
+    written, previous = store.written_graphs(), store.previous()
     known = _counted_by_change(store, iris)
     if known is None:  # no earlier description, or a change that cannot be told: count everything
         counts, outside = class_counts(store, iris), len(store) - store.graph_size(g)
     else:
         counts, outside = known
-    quads = _description_quads(store, iris, counts)
+    tally = (count_by_change(store, previous, written, iris, told)
+             if written is not None and previous is not None else None)
+    quads = _description_quads(store, iris, counts) + tally_quads(tally or count_all(store, iris), iris)
     triples = outside + sum(1 for q in quads if not _stated_elsewhere(store, q, g))
     counted = Quad(iris.dataset, VOID.triples, _integer(triples), g)
     if not _stated_elsewhere(store, counted, g):

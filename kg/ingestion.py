@@ -21,10 +21,11 @@ from typing import Any, Callable, Iterable, Sequence
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from .background import BackgroundWrites
+from .coverage import Written
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
 from .history import Changeset, Recorder
-from .mapping import record_quads, relation_quads, source_file_quads
+from .mapping import feature_states, record_quads, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
     BULK, EDGES, MAX_RECORD_BYTES, MAX_RECORD_CELLS, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker,
@@ -244,6 +245,7 @@ class _Run:
         self.pending: dict[str, _Pending] = {}
         self.taken: set[str] = set()     # ids of the records taken so far
         self.written: set[str] = set()   # ids of the records written (a superseded one is written again)
+        self.told: Written | None = Written()  # their feature cells, for the description (None: read them back)
         self.described: set[str] = set()  # shared resources described so far
         self.described_now: set[Any] = set()  # the shared resources written (as nodes)
         self.quads_written = 0
@@ -338,14 +340,19 @@ class _Run:
         self.described_now.update(q.subject for q in shared)
         self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
         self.written.update(p.record.id for p, _, _ in kept)
+        for p, _, _ in kept:
+            if self.told is not None and not self.told.wrote(self.iris.record_graph(p.record.id),
+                                                             feature_states(p.record)):
+                self.told = None
         records = [p.record for p, _, _ in kept]
         self.writes.submit(lambda: self._store_batch(records, graphs, shared))
 
     def _store_batch(self, records: list[Record], graphs: dict[NamedNode, list[Quad]], shared: list[Quad]) -> None:
         assert self.store is not None
-        if self.history is not None:
-            self.history.before_write(records)
-        self.store.replace_graphs(graphs, shared)
+        with self.store.helping():  # on the writer thread: read what the session wrote so far
+            if self.history is not None:
+                self.history.before_write(records)
+            self.store.replace_graphs(graphs, shared)
 
     def _check_rules(self, mapped: list[Mapped]) -> set[str]:
         """Check each mapped record against the rules; the ids the gate holds back."""
@@ -430,7 +437,7 @@ def _finish(store: GraphStore, iris: Iris, run: _Run, report: IngestReport) -> N
     if report.records:
         loaded = {q.subject for q in run.rdf if q.graph_name == iris.shared_graph}
         drop_unused_shared(store, iris, run.described_now | loaded)
-    refresh_description(store, iris)
+    refresh_description(store, iris, run.told)
     store.flush()
     report.warnings += _dangling_edges(store, iris, run.edges)
 

@@ -116,15 +116,22 @@ def _writable(folder: Path) -> Store:
 @dataclass
 class _Session:
     """A write in progress: generation ``number`` open read-write (``store``), under the
-    writer lock, seen by the thread that began it (other threads read the current version)."""
+    writer lock, seen by the thread that began it and the threads it lends itself to
+    (``GraphStore.helping``); other threads read the current version."""
     writer: generations.Lock
     number: int
     store: Store | None
     thread: int
+    helpers: set[int] = field(default_factory=set)
     wrote: bool = False
     base: Store | None = None  # the version the session started from (read-only)
     compact: bool = False  # merge the new generation's files before it becomes current
     changes: Changes = field(default_factory=Changes)  # what its writes touched
+
+    def seen_here(self) -> bool:
+        """Whether the calling thread reads this session (its own, or one lent to it)."""
+        me = threading.get_ident()
+        return me == self.thread or me in self.helpers
 
 
 MEMORY = ":memory:"  # the path of an in-memory store
@@ -294,6 +301,23 @@ class GraphStore:
             writer.release()
 
     # -- write sessions -------------------------------------------------------
+
+    @contextmanager
+    def helping(self) -> Iterator["GraphStore"]:
+        """Inside the block, the calling thread (a writer thread of the session's own) reads and
+        writes the open write session as the thread that began it does: without this, its reads
+        would see the version before the session (a record written twice in one ingest would keep
+        both versions' quads). Outside a session, nothing changes."""
+        session = self._session
+        me = threading.get_ident()
+        if session is None or session.seen_here():
+            yield self
+            return
+        session.helpers.add(me)
+        try:
+            yield self
+        finally:
+            session.helpers.discard(me)
 
     @contextmanager
     def transaction(self) -> Iterator["GraphStore"]:
@@ -527,7 +551,7 @@ class GraphStore:
         None outside a session, in memory, or after a write whose graphs cannot be told
         (a SPARQL Update that writes into a graph named by a variable, for instance)."""
         session = self._session
-        if session is None or session.thread != threading.get_ident():
+        if session is None or not session.seen_here():
             return None
         return session.changes.written()
 
@@ -535,7 +559,7 @@ class GraphStore:
         """Inside a write session: a read-only view of the version the session started
         from (what the store held before its writes); None outside a session or in memory."""
         session = self._session
-        if session is None or session.base is None or session.thread != threading.get_ident():
+        if session is None or session.base is None or not session.seen_here():
             return None
         view = GraphStore.__new__(GraphStore)
         view.path, view.read_only, view.generation, view._stamp = None, True, self.generation, None
@@ -559,7 +583,7 @@ class GraphStore:
     def _view(self) -> Store:
         """The store to read: the session's, in the thread that writes it; else the current version."""
         session = self._session
-        if session is not None and session.store is not None and session.thread == threading.get_ident():
+        if session is not None and session.store is not None and session.seen_here():
             return session.store
         return self._store
 

@@ -59,7 +59,7 @@ KG_CLASSES = (
     "System", "Vendor", "PublicationVenue", "License", "Protocol", "ProtocolSupport",
     "SupportMode", "DeploymentMode", "Column", "Cell", "Provenance", "SectionMembership",
     "TaxonomyAssignment", "HistoryEntry", "FieldChange", "Relation", "ExtraField", "SourceFile",
-    "Changeset", "RecordChange", "EdgeChange",
+    "Changeset", "RecordChange", "EdgeChange", "FeatureSummary", "FeatureTally",
 )
 KG_PROPERTIES = (
     # record level, faithful
@@ -91,6 +91,9 @@ KG_PROPERTIES = (
     "latestReleaseDate", "latestReleaseStart", "latestReleaseEnd",
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",
     "costInputPerMTok", "costOutputPerMTok", "complianceFramework",
+    # feature counts: per system (derived at ingest) and catalog-wide (the dataset description)
+    "featureSummary", "cellsYes", "cellsNo", "cellsUnknown", "cellsResearched", "yesColumns",
+    "featureColumn", "systemCount", "systemsYes", "systemsNo", "systemsUnknown", "cellCount",
     # relations
     "relatedTo", "builtOn", "runtimeDependency", "integratesWith", "cites", "competesWith",
     "extends", "forks", "sameTeamAs", "succeeds", "inspiredBy", "source", "target", "edgeType",
@@ -376,6 +379,11 @@ class Iris:
 
     def relation(self, source: str, edge_type: str, target: str) -> NamedNode:
         return NamedNode(f"{self.base}relation/{source}/{segment(edge_type)}/{target}")
+
+    def feature_tally(self, family: str, column: NamedNode | None = None) -> NamedNode:
+        """The dataset description's tally of a feature family, or of one of its columns (kg.coverage)."""
+        tail = "/" + column.value.rsplit("/", 1)[-1] if column is not None else ""
+        return NamedNode(f"{self.base}dataset/features/{segment(family)}{tail}")
 
     def class_partition(self, cls: NamedNode) -> NamedNode:
         return NamedNode(f"{self.base}dataset/class/{cls.value.rsplit('#', 1)[-1].rsplit('/', 1)[-1]}")

@@ -158,9 +158,11 @@ def test_streamed_ingest_of_the_bundled_catalog_equals_the_whole_ingest(bundled_
     assert first.checked == second.checked == 912
 
 
+@pytest.mark.parametrize("on_disk", [False, True], ids=["in-memory", "on-disk"])
 def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, monkeypatch, site_catalog,
-                                                                    seed_record, edges_file):
-    """Small chunks, so a superseded record is written before its new version arrives."""
+                                                                    seed_record, edges_file, on_disk):
+    """Small chunks, so a superseded record is written before its new version arrives (on disk, by
+    the writer thread, in the same write session: its old quads must go)."""
     monkeypatch.setattr(ingest, "BATCH_SIZE", 7)
     records = [dict(r) for r in site_catalog["records"][:40]]
     records[3] = {"id": "Bad Id", "name": "x"}                   # quarantined
@@ -171,7 +173,7 @@ def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, mo
     (tmp_path / "a.json").write_text(json.dumps(catalog), encoding="utf-8")
     (tmp_path / "b.json").write_text(json.dumps([later, seed_record]), encoding="utf-8")
     paths = [str(tmp_path / "a.json"), str(tmp_path / "b.json")]
-    whole, streamed = GraphStore(), GraphStore()
+    whole, streamed = GraphStore(), GraphStore(tmp_path / "store" if on_disk else None)
     first = ingest.ingest_paths(whole, paths, stream=False)
     second = ingest.ingest_paths(streamed, paths, stream=True)
     # the superseded version was written (then replaced): more quads written, the same graph

@@ -13,6 +13,7 @@ Every node has a stable IRI derived from the record id; no blank nodes.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Iterable, Protocol
 
 from pyoxigraph import Literal, NamedNode, Quad
@@ -45,6 +46,8 @@ NUMBER_COLUMNS = {
 POSITIVE_MODES = frozenset({"native", "adapter", "client"})
 ASSESSED_MODES = POSITIVE_MODES | {"none"}  # a reading of researched data that found support or its absence
 RESEARCHED = frozenset({normalise.REAL_DATA, normalise.ESTIMATE})  # statuses that hold research, not a placeholder
+# statuses of a feature cell that was looked into (depth-floor-reached: searched, not found)
+LOOKED_INTO = frozenset({normalise.REAL_DATA, normalise.ESTIMATE, "depth-floor-reached"})
 
 
 def feature_family(column_slug: str) -> str | None:
@@ -348,6 +351,44 @@ def _typed_layer(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
     _dates(w, s, record)
     _numbers(w, s, record)
     _compliance(w, s, record)
+    _feature_summaries(w, iris, s, record)
+
+
+def feature_states(record: Record) -> list[tuple[str, str]]:
+    """(column slug, feature state) of the record's feature cells, as ``kg:featureState`` states them."""
+    return [(column_slug, normalise.feature_state(_text(cell.value), _text(cell.status)))
+            for column_slug, cell in _cell_items(record) if feature_family(column_slug) is not None]
+
+
+def _cell_items(record: Record) -> Iterable[tuple[str, Any]]:
+    return record.cells.items() if isinstance(record.cells, dict) else ()
+
+
+def _feature_summaries(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
+    """Per feature family, the system's cells counted by state, derived once here so that the
+    questions over every system (eval-orphans) read one node a system, not every cell."""
+    families: dict[str, Counter[str]] = {}
+    yes_columns: dict[str, list[str]] = {}
+    for column_slug, cell in _cell_items(record):
+        family = feature_family(column_slug)
+        if family is None:
+            continue
+        state = normalise.feature_state(_text(cell.value), _text(cell.status))
+        counts = families.setdefault(family, Counter())
+        counts[state] += 1
+        counts["researched"] += _text(cell.status) in LOOKED_INTO
+        if state == "yes":
+            yes_columns.setdefault(family, []).append(column_slug)
+    for family, counts in sorted(families.items()):
+        node = iris.part(s, "features", family)
+        w.add(s, KG.featureSummary, node)
+        w.add(node, RDF.type, KG.FeatureSummary)
+        w.add(node, KG.featureFamily, Literal(family))
+        for predicate, key in ((KG.cellsYes, "yes"), (KG.cellsNo, "no"), (KG.cellsUnknown, "unknown"),
+                               (KG.cellsResearched, "researched")):
+            w.add(node, predicate, value_literal(counts[key]))
+        if family in yes_columns:
+            w.add(node, KG.yesColumns, Literal(", ".join(sorted(yes_columns[family]))))
 
 
 def _folded(w: _Writer, s: NamedNode, record: Record) -> None:

@@ -71,6 +71,8 @@ def iri_patterns() -> list[tuple[str, str, str, str | None]]:
          "Iris.part(system, 'taxonomy', axis, i)", KG.TaxonomyAssignment),
         ("Protocol support", iris.part(system, "protocol", _ph("protocol")),
          "Iris.part(system, 'protocol', protocol)", KG.ProtocolSupport),
+        ("Feature summary", iris.part(system, "features", _ph("family")), "Iris.part(system, 'features', family)",
+         KG.FeatureSummary),
         ("History entry", entry, "Iris.part(system, 'history', i)", KG.HistoryEntry),
         ("Field change", iris.part(entry, "change", _ph("j")), "Iris.part(entry, 'change', j)", KG.FieldChange),
         ("Extra field", iris.part(NamedNode("urn:" + _ph("node")), "extra", _ph("key")),
@@ -95,6 +97,9 @@ def iri_patterns() -> list[tuple[str, str, str, str | None]]:
         ("Input file of a changeset", iris.part(changeset, "input", _ph("i")), "Iris.part(changeset, 'input', i)",
          PROV.Entity),
         ("Class partition", iris.class_partition(NamedNode(KG_NS + _ph("class"))), "Iris.class_partition(cls)", None),
+        ("Feature tally of a family", iris.feature_tally(_ph("family")), "Iris.feature_tally(family)", KG.FeatureTally),
+        ("Feature tally of a column", iris.feature_tally(_ph("family"), iris.column(_ph("column"))),
+         "Iris.feature_tally(family, column)", KG.FeatureTally),
     ]
     for name, value in sorted(vars(iris).items()):
         if isinstance(value, NamedNode) and not name.endswith("_graph"):
