@@ -1,10 +1,12 @@
 """Feature coverage of the whole catalog: every system's feature cells counted by family, column
 and state, as the tallies (``kg:FeatureTally``) of the dataset description.
 
-Each ingest updates the tallies from the record graphs it wrote (what they held before the
-session, taken away; what they hold now, added), so that keeping them costs in proportion to the
-change, and the ``coverage`` query reads a few dozen nodes instead of every cell. Without tallies
-to start from (a new store, or a write that cannot be told) they are counted afresh.
+Each ingest updates the tallies from the record graphs it wrote: their share before the session
+is taken away (read from the version it started from), their share now is added (told by the
+ingest as it maps them, ``Written``, or read back). Keeping them costs in proportion to the change,
+and the ``coverage`` query reads a few dozen nodes instead of every cell. Without tallies to start
+from (a store that holds records but no tallies, or a write that cannot be told) they are counted
+afresh, which reads every feature cell.
 """
 
 from __future__ import annotations
