@@ -1,0 +1,63 @@
+"""Where one ingest's time goes: wall time of its phases, timed by wrapping kg's functions.
+
+    python benchmarks/ingest_phases.py DATA_DIR STORE_DIR
+
+DATA_DIR holds catalog.json and edges.json (as ``benchmarks/run.py`` generates them under its
+work folder); STORE_DIR is removed and built afresh. The writer thread's phases overlap the main
+thread's, so the phases do not add up to the total. The wrappers cost a little themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import sys
+import time
+from typing import Any
+
+from kg import background, ingestion
+from kg import store as store_module
+from kg.history import recorder
+from kg.store import GraphStore
+
+TIMES: dict[str, float] = {}
+
+
+def _timed(owner: Any, name: str, label: str) -> None:
+    inner = getattr(owner, name)
+
+    @functools.wraps(inner)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            TIMES[label] = TIMES.get(label, 0.0) + time.perf_counter() - started
+
+    setattr(owner, name, wrapper)
+
+
+def main(data: str, folder: str) -> None:
+    _timed(ingestion, "record_quads", "main thread: mapping (record_quads)")
+    _timed(ingestion._Run, "_check_rules", "main thread: rules at ingest")
+    _timed(recorder.Recorder, "before_write", "the history's diff of each batch")
+    _timed(background.BackgroundWrites, "wait", "main thread: waiting for the writer")
+    _timed(ingestion._Run, "_store_batch", "writer thread: the batch's write")
+    _timed(GraphStore, "_bulk_extend", "writer thread: load (N-Quads serialise + bulk_load)")
+    _timed(store_module, "serialize", "writer thread: N-Quads serialising")
+    _timed(GraphStore, "_commit", "commit (compaction, flush)")
+    _timed(ingestion, "refresh_description", "dataset description")
+    _timed(ingestion, "_record_changeset", "changeset")
+    shutil.rmtree(folder, ignore_errors=True)
+    started, cpu = time.perf_counter(), time.process_time()
+    report = ingestion.ingest_paths(GraphStore(folder), [f"{data}/catalog.json", f"{data}/edges.json"])
+    print(f"{report.records} records: {time.perf_counter() - started:.1f} s wall, "
+          f"{time.process_time() - cpu:.1f} s CPU")
+    for label, seconds in sorted(TIMES.items(), key=lambda item: -item[1]):
+        print(f"  {label}: {seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
