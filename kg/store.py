@@ -48,6 +48,7 @@ from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
 from .sparql.updates import replacement
+from .storefaults import is_storage_fault, open_read_only, open_writable, probe, reason
 from .writes import Changes, graphs_written
 
 DEFAULT_STORE = "kg-store"
@@ -60,57 +61,6 @@ FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.
 def default_store_path() -> str:
     """The store directory: ``KG_STORE`` when set, else ./kg-store."""
     return os.environ.get("KG_STORE") or DEFAULT_STORE
-
-
-def _reason(err: BaseException) -> str:
-    """pyoxigraph's (RocksDB's) message as one short line."""
-    text = str(err).strip().splitlines()
-    return safe_text(text[0] if text else type(err).__name__, 300)
-
-
-def _is_storage_fault(err: BaseException) -> bool:
-    """Whether pyoxigraph's error is the storage failing (corrupt files, I/O) rather than the query."""
-    return isinstance(err, OSError) or str(err).startswith(("Corruption", "IO error"))
-
-
-def storage_error(err: BaseException) -> StoreError | None:
-    """The StoreError for a pyoxigraph error raised while iterating a query's results
-    (damaged store files, I/O), or None when ``err`` is something else. For callers that
-    iterate :meth:`GraphStore.query` results themselves.
-
-    >>> storage_error(RuntimeError("Corruption: block checksum mismatch\\nmore"))
-    StoreError('cannot read the store: Corruption: block checksum mismatch')
-    >>> storage_error(RuntimeError("Type error")) is None
-    True
-    """
-    if isinstance(err, (OSError, RuntimeError)) and _is_storage_fault(err):
-        return StoreError(f"cannot read the store: {_reason(err)}")
-    return None
-
-
-def _read_only(folder: Path) -> Store:
-    try:
-        return Store.read_only(str(folder))
-    except (OSError, RuntimeError, ValueError) as err:
-        raise StoreError(f"cannot open store {safe_text(folder)}: {_reason(err)}") from None
-
-
-def _probe(store: Store, folder: Path) -> None:
-    """Read one whole index of a store opened to read (~70 ms per 200,000 quads): RocksDB
-    checks every block it reads, so damaged files mostly show here, as one error, before
-    a query meets them. pyoxigraph 0.5's aggregates (COUNT, GROUP BY) retry a failing
-    read without end, growing until memory runs out."""
-    try:
-        len(store)
-    except (OSError, RuntimeError) as err:
-        raise StoreError(f"corrupt store {safe_text(folder)}: {_reason(err)}") from None
-
-
-def _writable(folder: Path) -> Store:
-    try:
-        return Store(str(folder))
-    except (OSError, RuntimeError, ValueError) as err:
-        raise StoreError(f"cannot write to the store {safe_text(folder)}: {_reason(err)}") from None
 
 
 @dataclass
@@ -244,9 +194,9 @@ class GraphStore:
         number, lock = generations.lock_current(self.path)
         folder = generations.generation_dir(self.path, number) if number else self.path
         try:
-            store = _read_only(folder)
+            store = open_read_only(folder)
             if self.read_only:
-                _probe(store, folder)
+                probe(store, folder)
         except StoreError:
             if lock is not None:
                 lock.release()
@@ -288,7 +238,7 @@ class GraphStore:
                 return  # another process made it meanwhile
             generations.clean(folder, keep=0)  # what a killed creation left
             generations.create_lock_file(folder, 1)
-            store = _writable(generations.generation_dir(folder, 1))
+            store = open_writable(generations.generation_dir(folder, 1))
             store.flush()
             del store
             generations.write_pointer(folder, 1)
@@ -348,17 +298,17 @@ class GraphStore:
             base = generations.current(folder)
             generations.clean(folder, keep=base)
             number = generations.next_number(folder)
-            source = self._store if self.generation == base else _read_only(generations.generation_dir(folder, base))
+            source = self._store if self.generation == base else open_read_only(generations.generation_dir(folder, base))
             target = generations.generation_dir(folder, number)
             try:
                 generations.create_lock_file(folder, number)
                 source.backup(str(target))  # hard links: milliseconds
-                store = _writable(target)
+                store = open_writable(target)
             except (OSError, RuntimeError, ValueError) as err:
                 generations.remove_generation(folder, number)
                 if isinstance(err, StoreError):
                     raise
-                raise StoreError(f"cannot write to the store {safe_text(folder)}: {_reason(err)}") from None
+                raise StoreError(f"cannot write to the store {safe_text(folder)}: {reason(err)}") from None
         except BaseException:
             writer.release()
             raise
@@ -379,7 +329,7 @@ class GraphStore:
                 session.store.optimize()
         except (OSError, RuntimeError) as err:
             self._abort()
-            raise StoreError(f"cannot write to the store: {_reason(err)}") from None
+            raise StoreError(f"cannot write to the store: {reason(err)}") from None
         session.store = session.base = None  # closes the read-write store before its generation becomes current
         try:
             generations.write_pointer(self.path, session.number)  # the switch
@@ -409,7 +359,7 @@ class GraphStore:
         self._store = Store()  # let go of the read-only handle on the old files
         generations.clean(folder, keep=0)  # what a killed migration left
         try:
-            old = _writable(folder)  # read-write: its log is replayed and flushed into the copy
+            old = open_writable(folder)  # read-write: its log is replayed and flushed into the copy
             generations.create_lock_file(folder, 1)
             old.flush()
             old.backup(str(generations.generation_dir(folder, 1)))
@@ -420,7 +370,7 @@ class GraphStore:
             self._store = self._open_current()
             if isinstance(err, StoreError):
                 raise
-            raise StoreError(f"cannot convert the store {safe_text(folder)}: {_reason(err)}") from None
+            raise StoreError(f"cannot convert the store {safe_text(folder)}: {reason(err)}") from None
         self._store = self._open_current()
 
     def _write(self, method: str, *args: Any) -> None:
@@ -432,7 +382,7 @@ class GraphStore:
             try:
                 getattr(self._session.store if self._session is not None else self._store, method)(*args)
             except (OSError, RuntimeError) as err:
-                raise StoreError(f"cannot write to the store: {_reason(err)}") from None
+                raise StoreError(f"cannot write to the store: {reason(err)}") from None
 
     # -- writing ------------------------------------------------------------
 
@@ -526,7 +476,7 @@ class GraphStore:
         try:
             self._view().backup(str(folder))
         except (OSError, RuntimeError) as err:
-            raise StoreError(f"cannot snapshot the store into {folder}: {_reason(err)}") from None
+            raise StoreError(f"cannot snapshot the store into {folder}: {reason(err)}") from None
 
     def update(self, text: str) -> None:
         """Run a SPARQL Update built by kg itself (terms serialised, never pasted)."""
@@ -619,7 +569,7 @@ class GraphStore:
         try:
             return action(*args)
         except (OSError, RuntimeError) as err:
-            raise StoreError(f"cannot read the store: {_reason(err)}") from None
+            raise StoreError(f"cannot read the store: {reason(err)}") from None
 
     def _checked(self, items: Iterable[Any], store: Store) -> Iterator[Any]:
         """``items`` (read from ``store``, held while iterating), a storage fault while
@@ -627,7 +577,7 @@ class GraphStore:
         try:
             yield from items
         except (OSError, RuntimeError) as err:
-            raise StoreError(f"cannot read the store: {_reason(err)}") from None
+            raise StoreError(f"cannot read the store: {reason(err)}") from None
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None, *,
               union: bool = True, default_graph: Any = None,
@@ -660,8 +610,8 @@ class GraphStore:
         except SyntaxError as err:
             raise QueryError(f"malformed SPARQL: {err}") from None
         except (RuntimeError, ValueError, OSError) as err:
-            if _is_storage_fault(err):
-                raise StoreError(f"cannot read the store: {_reason(err)}") from None
+            if is_storage_fault(err):
+                raise StoreError(f"cannot read the store: {reason(err)}") from None
             raise QueryError(str(err)) from None
 
     def select(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -674,8 +624,8 @@ class GraphStore:
         try:  # a row read by position: by name, pyoxigraph looks each variable up again
             return [{n: v for n, v in zip(names, row) if v is not None} for row in result]
         except (RuntimeError, OSError) as err:
-            if _is_storage_fault(err):
-                raise StoreError(f"cannot read the store: {_reason(err)}") from None
+            if is_storage_fault(err):
+                raise StoreError(f"cannot read the store: {reason(err)}") from None
             raise QueryError(str(err)) from None
 
     def count(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> int:
