@@ -298,7 +298,8 @@ class GraphStore:
             base = generations.current(folder)
             generations.clean(folder, keep=base)
             number = generations.next_number(folder)
-            source = self._store if self.generation == base else open_read_only(generations.generation_dir(folder, base))
+            source = (self._store if self.generation == base
+                      else open_read_only(generations.generation_dir(folder, base)))
             target = generations.generation_dir(folder, number)
             try:
                 generations.create_lock_file(folder, number)

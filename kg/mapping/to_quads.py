@@ -369,14 +369,12 @@ def _feature_summaries(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> 
     questions over every system (eval-orphans) read one node a system, not every cell."""
     families: dict[str, Counter[str]] = {}
     yes_columns: dict[str, list[str]] = {}
-    for column_slug, cell in _cell_items(record):
-        family = feature_family(column_slug)
-        if family is None:
-            continue
-        state = normalise.feature_state(_text(cell.value), _text(cell.status))
+    cells = dict(_cell_items(record))
+    for column_slug, state in feature_states(record):
+        family = feature_family(column_slug) or ""  # never empty: feature_states yields feature columns only
         counts = families.setdefault(family, Counter())
         counts[state] += 1
-        counts["researched"] += _text(cell.status) in LOOKED_INTO
+        counts["researched"] += _text(cells[column_slug].status) in LOOKED_INTO
         if state == "yes":
             yes_columns.setdefault(family, []).append(column_slug)
     for family, counts in sorted(families.items()):
