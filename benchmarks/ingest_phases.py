@@ -44,6 +44,8 @@ def main(data: str, folder: str) -> None:
     _timed(background.BackgroundWrites, "wait", "main thread: waiting for the writer")
     _timed(ingestion._Run, "_store_batch", "writer thread: the batch's write")
     _timed(GraphStore, "_bulk_extend", "writer thread: load (N-Quads serialise + bulk_load)")
+    _timed(GraphStore, "_stream", "writer thread: a batch to the one bulk load of a build (serialise + pipe)")
+    _timed(GraphStore, "_end_stream", "the end of that bulk load (waiting for its last files)")
     _timed(store_module, "serialize", "writer thread: N-Quads serialising")
     _timed(GraphStore, "_commit", "commit (compaction, flush)")
     _timed(ingestion, "refresh_description", "dataset description")

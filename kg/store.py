@@ -42,7 +42,7 @@ from pyoxigraph import (
     Store, serialize,
 )
 
-from . import generations
+from . import generations, streamload
 from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
@@ -53,6 +53,7 @@ from .writes import Changes, graphs_written
 
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
+STREAM_FROM = 2000  # quads: a write into an empty store starts a streamed bulk load only above this
 T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
@@ -77,6 +78,10 @@ class _Session:
     base: Store | None = None  # the version the session started from (read-only)
     compact: bool = False  # merge the new generation's files before it becomes current
     changes: Changes = field(default_factory=Changes)  # what its writes touched
+    fills_empty: bool = False  # it started from an empty store (a build): new graphs go to one bulk load
+    stream: streamload.StreamLoad | None = None  # that load, while it runs
+    streamed: set[Any] = field(default_factory=set)  # the graphs handed to it
+    stream_lock: threading.RLock = field(default_factory=threading.RLock)
 
     def seen_here(self) -> bool:
         """Whether the calling thread reads this session (its own, or one lent to it)."""
@@ -314,8 +319,9 @@ class GraphStore:
             writer.release()
             raise
         # a session that fills an empty store (a build) compacts it: see ``compact``
+        empty = next(iter(source), None) is None
         self._session = _Session(writer, number, store, threading.get_ident(), base=source,
-                                 compact=next(iter(source), None) is None)
+                                 compact=empty, fills_empty=empty)
 
     def _commit(self) -> None:
         session = self._session
@@ -325,10 +331,11 @@ class GraphStore:
             return
         try:
             assert session.store is not None
+            self._end_stream()
             session.store.flush()  # a read-only checkpoint of it must find everything in its files
             if session.compact:
                 session.store.optimize()
-        except (OSError, RuntimeError) as err:
+        except (OSError, RuntimeError, StoreError) as err:
             self._abort()
             raise StoreError(f"cannot write to the store: {reason(err)}") from None
         session.store = session.base = None  # closes the read-write store before its generation becomes current
@@ -347,6 +354,10 @@ class GraphStore:
     def _abort(self) -> None:
         session = self._session
         assert session is not None and self.path is not None
+        try:
+            self._end_stream()  # the loader must let go of the generation before it is removed
+        except StoreError:
+            pass  # the session is thrown away whole
         self._session = None
         session.store = session.base = None  # closes the session's read-write store (and lets go of the old one)
         try:
@@ -379,6 +390,7 @@ class GraphStore:
         of its own (named, not bound: the session's store exists only once it began)."""
         with self.transaction():
             if self._session is not None:
+                self._end_stream()  # what follows may read or drop what the load was given
                 self._session.wrote = True
             try:
                 getattr(self._session.store if self._session is not None else self._store, method)(*args)
@@ -394,6 +406,8 @@ class GraphStore:
         self._touch(graphs)
         self._touch_quads(additions)
         with self.transaction():
+            if self._stream(graphs, additions):
+                return
             existing = [g for g in graphs if self.has_graph(g)]
             if existing and self._session is None:
                 # In memory there is no generation to throw away: one SPARQL update is the
@@ -404,6 +418,50 @@ class GraphStore:
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
             self._drop(existing)
             self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
+
+    def _stream(self, graphs: Mapping[NamedNode, list[Quad]], additions: list[Quad]) -> bool:
+        """Hand new graphs to the session's one bulk load (kg.streamload), in a session that fills
+        an empty store; False where they must be written the usual way (the load is then ended)."""
+        session = self._session
+        if session is None or session.store is None or not session.fills_empty or not streamload.available() \
+                or not session.seen_here():
+            return False
+        with session.stream_lock:
+            # the session started empty: a graph exists if it was handed over or written here
+            if any(g in session.streamed or session.store.contains_named_graph(g) for g in graphs):
+                self._end_stream()
+                return False
+            # the parser renames blank nodes, and a later write could not find them
+            quads = [q for quads in graphs.values() for q in quads] + additions
+            if session.stream is None and len(quads) <= STREAM_FROM:
+                return False  # a small write: not worth a loader of its own
+            text = serialize(quads, format=RdfFormat.N_QUADS)
+            if text is None or b"_:" in text:
+                self._end_stream()
+                return False
+            session.wrote = True
+            session.streamed.update(graphs)
+            try:
+                if session.stream is None:
+                    session.stream = streamload.StreamLoad(session.store)
+                session.stream.write(text)
+            except (OSError, RuntimeError) as err:
+                session.stream = None
+                raise StoreError(f"cannot write to the store: {reason(err)}") from None
+        return True
+
+    def _end_stream(self) -> None:
+        """End the session's bulk load, if one runs: after this, its store holds all it was given."""
+        session = self._session
+        if session is None or session.stream is None:
+            return
+        with session.stream_lock:
+            stream, session.stream = session.stream, None
+            if stream is not None:
+                try:
+                    stream.close()
+                except (OSError, RuntimeError) as err:
+                    raise StoreError(f"cannot write to the store: {reason(err)}") from None
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
         graphs = list(graphs)
@@ -528,6 +586,7 @@ class GraphStore:
 
     def flush(self) -> None:
         """Write what the session holds in memory to its files (a finished session does this itself)."""
+        self._end_stream()
         if self._session is not None and self._session.store is not None:
             self._session.store.flush()
 
@@ -535,6 +594,7 @@ class GraphStore:
         """The store to read: the session's, in the thread that writes it; else the current version."""
         session = self._session
         if session is not None and session.store is not None and session.seen_here():
+            self._end_stream()  # a read sees everything written so far
             return session.store
         return self._store
 

@@ -48,7 +48,9 @@ class Namespace:
     def __getattr__(self, name: str) -> NamedNode:
         if name.startswith("_") or self.terms is not None:
             raise AttributeError(f"{self.iri} has no term {name!r}")
-        return NamedNode(self.iri + name)
+        term = NamedNode(self.iri + name)
+        object.__setattr__(self, name, term)  # kept: the mapping asks for rdf:type a thousand times a record
+        return term
 
     def term(self, name: str) -> NamedNode:
         """The term ``name`` of this namespace (checked when the namespace is closed)."""

@@ -70,6 +70,9 @@ class Recorder:
 
     def __init__(self, store: GraphStore, iris: Iris) -> None:
         self.store, self.iris = store, iris
+        # the version before the ingest: reading the session instead would end a build's one bulk load
+        previous = store.previous()
+        self.stored = previous if previous is not None else store  # (an empty store is falsy: it has a length)
         self.started = now()
         self.old_hashes: dict[str, str | None] = {}  # looked up once per record given (None: no hash stored)
         self.new_hashes: dict[str, str] = {}
@@ -80,7 +83,7 @@ class Recorder:
     def old_hash(self, record_id: str) -> str | None:
         """The content hash stored for a record before this ingest (None: none stored)."""
         if record_id not in self.old_hashes:
-            found = next(iter(self.store.match(self.iris.record_graph(record_id), KG.contentHash, None,
+            found = next(iter(self.stored.match(self.iris.record_graph(record_id), KG.contentHash, None,
                                                self.iris.history_index_graph)), None)
             self.old_hashes[record_id] = literal_text(found.object) if found is not None else None
         return self.old_hashes[record_id]
@@ -95,8 +98,8 @@ class Recorder:
                 continue
             if record.id not in self.before:  # a record given twice: keep the version from before the ingest
                 graph = self.iris.record_graph(record.id)
-                self.before[record.id] = stored_record(self.store, self.iris, record.id) \
-                    if self.store.has_graph(graph) else {}
+                self.before[record.id] = stored_record(self.stored, self.iris, record.id) \
+                    if self.stored.has_graph(graph) else {}
             before = self.before[record.id]
             # a stored hash that differs means a change; without one (a store from before hashes) the JSON tells
             if not before:

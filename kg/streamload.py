@@ -1,0 +1,113 @@
+"""One bulk load fed batch by batch: a pyoxigraph ``bulk_load`` that reads N-Quads from a pipe.
+
+A build writes its records a batch at a time while it maps the next batch. A
+``bulk_load`` call per batch costs more as the store grows: RocksDB merges each call's
+files into what is there. A store that starts empty is filled by one call instead. That
+call runs on a thread of its own and reads a named pipe without holding the GIL. Each
+batch goes into the pipe as N-Quads text, so the caller waits only while the loader is
+behind.
+
+>>> import tempfile
+>>> from pyoxigraph import NamedNode, Literal, Quad, Store, serialize, RdfFormat
+>>> store = Store(tempfile.mkdtemp())
+>>> g = NamedNode("https://example.org/g")
+>>> load = StreamLoad(store)
+>>> for word in ("a", "b"):
+...     load.write(serialize([Quad(g, NamedNode("https://example.org/p"), Literal(word), g)], format=RdfFormat.N_QUADS))
+>>> load.close()
+>>> sorted(q.object.value for q in store)
+['a', 'b']
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+from pyoxigraph import RdfFormat, Store
+
+PIPE_BYTES = 1 << 20  # the pipe's buffer where the system lets it grow (Linux): fewer switches between threads
+OPEN_WAIT = 0.001  # seconds between tries to open the pipe while the loader has not opened it yet
+
+
+def available() -> bool:
+    """Whether this system has named pipes (not Windows)."""
+    return hasattr(os, "mkfifo")
+
+
+class StreamLoad:
+    """A running ``bulk_load`` into ``store``: ``write`` hands it N-Quads, ``close`` ends the
+    input and waits for the load. The loader's error, if any, is raised by the ``write`` or
+    ``close`` that finds it. Not for a store in memory (no one calls it on one)."""
+
+    def __init__(self, store: Store) -> None:
+        self._folder = tempfile.mkdtemp(prefix="kg-load-")
+        self._path = os.path.join(self._folder, "quads.nq")
+        os.mkfifo(self._path, 0o600)
+        self._error: BaseException | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._load, args=(store,), name="kg-bulk-load", daemon=True)
+        self._thread.start()
+        try:
+            self._pipe = os.fdopen(self._open_pipe(), "wb")
+        except BaseException:  # the loader failed, or the caller was interrupted while it started
+            self._closed = True
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
+
+    def _load(self, store: Store) -> None:
+        try:
+            store.bulk_load(path=self._path, format=RdfFormat.N_QUADS)
+        except BaseException as err:  # raised in the writing thread, which owns the session
+            self._error = err
+
+    def _open_pipe(self) -> int:
+        """The pipe's writing end, once the loader holds its reading end (a plain open would
+        wait forever for a loader that failed before it opened the pipe)."""
+        while True:
+            try:
+                fd = os.open(self._path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # ENXIO: no reader yet
+                if not self._thread.is_alive():
+                    self._raise_error()
+                    raise RuntimeError("the bulk loader ended before it read anything")
+                time.sleep(OPEN_WAIT)
+                continue
+            os.set_blocking(fd, True)
+            if sys.platform == "linux":
+                import fcntl
+
+                try:
+                    fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+                except OSError:  # a lower system limit: the default buffer works, only slower
+                    pass
+            return fd
+
+    def write(self, text: bytes) -> None:
+        """Hand ``text`` (whole N-Quads lines) to the loader; blocks while its pipe is full."""
+        try:
+            self._pipe.write(text)
+        except BrokenPipeError:  # the loader stopped reading: it failed
+            self.close()
+            raise RuntimeError("the bulk loader stopped reading") from None
+
+    def close(self) -> None:
+        """End the input, wait for the loader to write everything it read, raise its error."""
+        if not self._closed:
+            self._closed = True
+            try:
+                self._pipe.close()
+            except BrokenPipeError:  # what was left in Python's buffer found a failed loader
+                pass
+            self._thread.join()
+            shutil.rmtree(self._folder, ignore_errors=True)
+        self._raise_error()
+
+    def _raise_error(self) -> None:
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
