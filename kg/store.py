@@ -54,6 +54,10 @@ from .writes import Changes, graphs_written
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
 STREAM_FROM = 2000  # quads: a write into an empty store starts a streamed bulk load only above this
+# quads a build writes batch by batch before it streams the rest: the streamed loader sorts and
+# writes its last chunk (a million quads) only once its input ends, so a small build overlaps
+# better with a bulk load per batch (912 full records, a million quads: 17-23 s against 29 s)
+STREAM_AFTER = 2_000_000
 T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
@@ -81,6 +85,7 @@ class _Session:
     fills_empty: bool = False  # it started from an empty store (a build): new graphs go to one bulk load
     stream: streamload.StreamLoad | None = None  # that load, while it runs
     streamed: set[Any] = field(default_factory=set)  # the graphs handed to it
+    loaded: int = 0  # quads written through the bulk loader, batch by batch
     stream_lock: threading.RLock = field(default_factory=threading.RLock)
 
     def seen_here(self) -> bool:
@@ -433,8 +438,8 @@ class GraphStore:
                 return False
             # the parser renames blank nodes, and a later write could not find them
             quads = [q for quads in graphs.values() for q in quads] + additions
-            if session.stream is None and len(quads) <= STREAM_FROM:
-                return False  # a small write: not worth a loader of its own
+            if session.stream is None and (len(quads) <= STREAM_FROM or session.loaded < STREAM_AFTER):
+                return False  # a small write, or a small build so far: see STREAM_AFTER
             text = serialize(quads, format=RdfFormat.N_QUADS)
             if text is None or b"_:" in text:
                 self._end_stream()
@@ -490,6 +495,8 @@ class GraphStore:
         # holds it while it reads the Python quads), so a caller's thread can map the next
         # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
         text = serialize(quads, format=RdfFormat.N_QUADS)
+        if self._session is not None:
+            self._session.loaded += len(quads)
         if text is None or b"_:" in text:
             self._write("bulk_extend", quads)
         else:

@@ -7,6 +7,7 @@ import threading
 import pytest
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
+from kg import store as store_module
 from kg import streamload
 from kg.errors import StoreError
 from kg.store import STREAM_FROM, GraphStore
@@ -14,6 +15,12 @@ from kg.store import STREAM_FROM, GraphStore
 EX = "https://example.org/"
 P = NamedNode(EX + "p")
 pytestmark = pytest.mark.skipif(not streamload.available(), reason="no named pipes on this system")
+
+
+@pytest.fixture(autouse=True)
+def stream_at_once(monkeypatch):
+    """Builds stream from their first large write (a real one streams after two million quads)."""
+    monkeypatch.setattr(store_module, "STREAM_AFTER", 0)
 
 
 def graph(n: int) -> NamedNode:
@@ -120,6 +127,16 @@ def test_blank_nodes_leave_the_load_and_keep_their_labels(tmp_path, counted):
     assert len(counted) == 1
     assert set(store.quads(graph(2))) == set(with_blank)
     assert len(list(store.quads(graph(1)))) == STREAM_FROM + 1
+
+
+def test_a_build_streams_only_once_it_wrote_enough_batch_by_batch(tmp_path, counted, monkeypatch):
+    monkeypatch.setattr(store_module, "STREAM_AFTER", 2 * (STREAM_FROM + 1))
+    store = GraphStore(tmp_path / "kg-store")
+    with store.transaction():
+        for n in range(5):
+            store.replace_graphs({graph(n): quads(graph(n), f"v{n}")})
+            assert len(counted) == (1 if n >= 2 else 0)
+    assert len(store) == 5 * (STREAM_FROM + 1)
 
 
 def test_a_store_with_content_is_written_the_usual_way(tmp_path, counted):
