@@ -82,11 +82,7 @@ class _Session:
     base: Store | None = None  # the version the session started from (read-only)
     compact: bool = False  # merge the new generation's files before it becomes current
     changes: Changes = field(default_factory=Changes)  # what its writes touched
-    fills_empty: bool = False  # it started from an empty store (a build): new graphs go to one bulk load
-    stream: streamload.StreamLoad | None = None  # that load, while it runs
-    streamed: set[Any] = field(default_factory=set)  # the graphs handed to it
-    loaded: int = 0  # quads written through the bulk loader, batch by batch
-    stream_lock: threading.RLock = field(default_factory=threading.RLock)
+    build: streamload.BuildLoad | None = None  # it started from an empty store: its one bulk load
 
     def seen_here(self) -> bool:
         """Whether the calling thread reads this session (its own, or one lent to it)."""
@@ -325,8 +321,8 @@ class GraphStore:
             raise
         # a session that fills an empty store (a build) compacts it: see ``compact``
         empty = next(iter(source), None) is None
-        self._session = _Session(writer, number, store, threading.get_ident(), base=source,
-                                 compact=empty, fills_empty=empty)
+        self._session = _Session(writer, number, store, threading.get_ident(), base=source, compact=empty,
+                                 build=streamload.BuildLoad(store) if empty and streamload.available() else None)
 
     def _commit(self) -> None:
         session = self._session
@@ -425,48 +421,26 @@ class GraphStore:
             self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
 
     def _stream(self, graphs: Mapping[NamedNode, list[Quad]], additions: list[Quad]) -> bool:
-        """Hand new graphs to the session's one bulk load (kg.streamload), in a session that fills
-        an empty store; False where they must be written the usual way (the load is then ended)."""
+        """Hand new graphs to the one bulk load of a session that fills an empty store
+        (kg.streamload); False where they must be written the usual way."""
         session = self._session
-        if session is None or session.store is None or not session.fills_empty or not streamload.available() \
-                or not session.seen_here():
+        if session is None or session.build is None or not session.seen_here():
             return False
-        with session.stream_lock:
-            # the session started empty: a graph exists if it was handed over or written here
-            if any(g in session.streamed or session.store.contains_named_graph(g) for g in graphs):
-                self._end_stream()
-                return False
-            # the parser renames blank nodes, and a later write could not find them
-            quads = [q for quads in graphs.values() for q in quads] + additions
-            if session.stream is None and (len(quads) <= STREAM_FROM or session.loaded < STREAM_AFTER):
-                return False  # a small write, or a small build so far: see STREAM_AFTER
-            text = serialize(quads, format=RdfFormat.N_QUADS)
-            if text is None or b"_:" in text:
-                self._end_stream()
-                return False
-            session.wrote = True
-            session.streamed.update(graphs)
-            try:
-                if session.stream is None:
-                    session.stream = streamload.StreamLoad(session.store)
-                session.stream.write(text)
-            except (OSError, RuntimeError) as err:
-                session.stream = None
-                raise StoreError(f"cannot write to the store: {reason(err)}") from None
-        return True
+        try:
+            taken = session.build.take(graphs, additions, after=STREAM_AFTER, above=STREAM_FROM)
+        except (OSError, RuntimeError) as err:
+            raise StoreError(f"cannot write to the store: {reason(err)}") from None
+        session.wrote = session.wrote or taken
+        return taken
 
     def _end_stream(self) -> None:
         """End the session's bulk load, if one runs: after this, its store holds all it was given."""
         session = self._session
-        if session is None or session.stream is None:
-            return
-        with session.stream_lock:
-            stream, session.stream = session.stream, None
-            if stream is not None:
-                try:
-                    stream.close()
-                except (OSError, RuntimeError) as err:
-                    raise StoreError(f"cannot write to the store: {reason(err)}") from None
+        if session is not None and session.build is not None:
+            try:
+                session.build.end()
+            except (OSError, RuntimeError) as err:
+                raise StoreError(f"cannot write to the store: {reason(err)}") from None
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
         graphs = list(graphs)
@@ -495,8 +469,8 @@ class GraphStore:
         # holds it while it reads the Python quads), so a caller's thread can map the next
         # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
         text = serialize(quads, format=RdfFormat.N_QUADS)
-        if self._session is not None:
-            self._session.loaded += len(quads)
+        if self._session is not None and self._session.build is not None:
+            self._session.build.loaded += len(quads)
         if text is None or b"_:" in text:
             self._write("bulk_extend", quads)
         else:

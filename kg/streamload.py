@@ -28,7 +28,9 @@ import tempfile
 import threading
 import time
 
-from pyoxigraph import RdfFormat, Store
+from typing import Any, Mapping
+
+from pyoxigraph import Quad, RdfFormat, Store, serialize
 
 PIPE_BYTES = 1 << 20  # the pipe's buffer where the system lets it grow (Linux): fewer switches between threads
 OPEN_WAIT = 0.001  # seconds between tries to open the pipe while the loader has not opened it yet
@@ -111,3 +113,45 @@ class StreamLoad:
         error, self._error = self._error, None
         if error is not None:
             raise error
+
+
+class BuildLoad:
+    """The one bulk load of a write session that fills an empty store: the graphs handed to it,
+    and the load while it runs (ended by any read or other write of the session, which the store
+    asks for with ``end``). Thread-safe: the session's writer thread feeds it, any thread ends it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.graphs: set[Any] = set()  # the graphs handed over
+        self.loaded = 0  # quads the session bulk-loaded batch by batch (the store counts them)
+        self._load: StreamLoad | None = None
+        self._lock = threading.RLock()
+
+    def take(self, graphs: Mapping[Any, list[Quad]], additions: list[Quad], *, after: int, above: int) -> bool:
+        """Hand ``graphs`` (and quads merged into other graphs) to the load, starting it once the session
+        has bulk-loaded ``after`` quads and for a write of more than ``above``; False where they must be
+        written the usual way (a graph that exists, blank nodes, a small build so far)."""
+        with self._lock:
+            # the session started empty: a graph exists if it was handed over or written another way
+            if any(g in self.graphs or self.store.contains_named_graph(g) for g in graphs):
+                self.end()
+                return False
+            quads = [q for given in graphs.values() for q in given] + additions
+            if self._load is None and (len(quads) <= above or self.loaded < after):
+                return False
+            text = serialize(quads, format=RdfFormat.N_QUADS)
+            if text is None or b"_:" in text:  # the parser renames blank nodes: a later write could not find them
+                self.end()
+                return False
+            self.graphs.update(graphs)
+            if self._load is None:
+                self._load = StreamLoad(self.store)
+            self._load.write(text)
+        return True
+
+    def end(self) -> None:
+        """End the load, if one runs: then the store holds everything it was given."""
+        with self._lock:
+            load, self._load = self._load, None
+            if load is not None:
+                load.close()
