@@ -338,8 +338,11 @@ class GraphStore:
                 session.store.optimize()
         except (OSError, RuntimeError, StoreError) as err:
             self._abort()
+            if isinstance(err, StoreError):
+                raise err from None
             raise StoreError(f"cannot write to the store: {reason(err)}") from None
-        session.store = session.base = None  # closes the read-write store before its generation becomes current
+        # closes the read-write store (the build's load holds it too) before its generation becomes current
+        session.store = session.base = session.build = None
         try:
             generations.write_pointer(self.path, session.number)  # the switch
         except OSError as err:
@@ -360,7 +363,8 @@ class GraphStore:
         except StoreError:
             pass  # the session is thrown away whole
         self._session = None
-        session.store = session.base = None  # closes the session's read-write store (and lets go of the old one)
+        # closes the session's read-write store (and lets go of the old one)
+        session.store = session.base = session.build = None
         try:
             generations.remove_generation(self.path, session.number)
         finally:

@@ -118,7 +118,8 @@ class StreamLoad:
 class BuildLoad:
     """The one bulk load of a write session that fills an empty store: the graphs handed to it,
     and the load while it runs (ended by any read or other write of the session, which the store
-    asks for with ``end``). Thread-safe: the session's writer thread feeds it, any thread ends it."""
+    asks for with ``end``). Thread-safe: the session's writer thread feeds it, any thread ends it.
+    It holds the session's read-write store: the session lets go of it with the store."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
