@@ -53,11 +53,6 @@ from .writes import Changes, graphs_written
 
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
-STREAM_FROM = 2000  # quads: a write into an empty store starts a streamed bulk load only above this
-# quads a build writes batch by batch before it streams the rest: the streamed loader sorts and
-# writes its last chunk (a million quads) only once its input ends, so a small build overlaps
-# better with a bulk load per batch (912 full records, a million quads: 17-23 s against 29 s)
-STREAM_AFTER = 2_000_000
 T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
@@ -431,7 +426,7 @@ class GraphStore:
         if session is None or session.build is None or not session.seen_here():
             return False
         try:
-            taken = session.build.take(graphs, additions, after=STREAM_AFTER, above=STREAM_FROM)
+            taken = session.build.take(graphs, additions)
         except (OSError, RuntimeError) as err:
             raise StoreError(f"cannot write to the store: {reason(err)}") from None
         session.wrote = session.wrote or taken

@@ -7,10 +7,10 @@ import threading
 import pytest
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
-from kg import store as store_module
 from kg import streamload
 from kg.errors import StoreError
-from kg.store import STREAM_FROM, GraphStore
+from kg.store import GraphStore
+from kg.streamload import STREAM_FROM
 
 EX = "https://example.org/"
 P = NamedNode(EX + "p")
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not streamload.available(), reason="no named pip
 @pytest.fixture(autouse=True)
 def stream_at_once(monkeypatch):
     """Builds stream from their first large write (a real one streams after two million quads)."""
-    monkeypatch.setattr(store_module, "STREAM_AFTER", 0)
+    monkeypatch.setattr(streamload, "STREAM_AFTER", 0)
 
 
 def graph(n: int) -> NamedNode:
@@ -130,7 +130,7 @@ def test_blank_nodes_leave_the_load_and_keep_their_labels(tmp_path, counted):
 
 
 def test_a_build_streams_only_once_it_wrote_enough_batch_by_batch(tmp_path, counted, monkeypatch):
-    monkeypatch.setattr(store_module, "STREAM_AFTER", 2 * (STREAM_FROM + 1))
+    monkeypatch.setattr(streamload, "STREAM_AFTER", 2 * (STREAM_FROM + 1))
     store = GraphStore(tmp_path / "kg-store")
     with store.transaction():
         for n in range(5):
