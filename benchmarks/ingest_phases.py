@@ -38,7 +38,7 @@ def _timed(owner: Any, name: str, label: str) -> None:
 
 
 def main(data: str, folder: str) -> None:
-    _timed(ingestion, "record_quads", "main thread: mapping (record_quads)")
+    _timed(ingestion, "record_triples", "main thread: mapping (record_triples)")
     _timed(ingestion._Run, "_check_rules", "main thread: rules at ingest")
     _timed(recorder.Recorder, "before_write", "the history's diff of each batch")
     _timed(background.BackgroundWrites, "wait", "main thread: waiting for the writer")
@@ -47,7 +47,8 @@ def main(data: str, folder: str) -> None:
     _timed(GraphStore, "_stream", "writer thread: a batch to the one bulk load of a build (serialise + pipe)")
     _timed(GraphStore, "_end_stream", "the end of that bulk load (waiting for its last files)")
     _timed(store_module, "serialize", "writer thread: N-Quads serialising")
-    _timed(GraphStore, "_commit", "commit (compaction, flush)")
+    _timed(GraphStore, "settle", "before the description: the end of the load, the compaction")
+    _timed(GraphStore, "_commit", "commit (flush; the compaction when not done before)")
     _timed(ingestion, "refresh_description", "dataset description")
     _timed(ingestion, "_record_changeset", "changeset")
     shutil.rmtree(folder, ignore_errors=True)

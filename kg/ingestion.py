@@ -16,16 +16,17 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from .background import BackgroundWrites
+from .collector import fewer_collections
 from .coverage import Written
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
 from .history import Changeset, Recorder
-from .mapping import feature_states, record_quads, relation_quads, source_file_quads
+from .mapping import Triple, feature_states, in_graph, record_triples, relation_quads, source_file_quads
 from .records import Edge, Record
 from .sources import (
     BULK, EDGES, MAX_RECORD_BYTES, MAX_RECORD_CELLS, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker,
@@ -38,6 +39,9 @@ from .vocab import RDF, SKOS, Iris
 # Records mapped, checked and bulk-loaded together: memory stays bounded and the loads few, and the
 # last batch's write (which no mapping overlaps) stays short.
 BATCH_SIZE = 250
+# The first batches are smaller: the writer waits for the first, and from then on each batch's
+# mapping overlaps the write of the one before.
+RAMP = (50, 100)
 GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
 Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
 DEFAULT_CAPS: Caps = (MAX_RECORD_CELLS, MAX_RECORD_BYTES)
@@ -105,8 +109,9 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     (``GraphStore.compact``; a build into an empty store always does).
     """
     def run() -> IngestReport:
-        return _ingest_read(store, paths, iris, strict=strict, progress=progress, stream=stream, format=format,
-                            graph=graph, gate=gate, caps=caps, replace_all=replace_all)
+        with fewer_collections():  # reading the files allocates as much as mapping them
+            return _ingest_read(store, paths, iris, strict=strict, progress=progress, stream=stream,
+                                format=format, graph=graph, gate=gate, caps=caps, replace_all=replace_all)
 
     if not compact:
         return run()
@@ -173,6 +178,12 @@ def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, pr
             replace_all: bool = False) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
+    with fewer_collections():
+        return _ingest_collected(store, inputs, iris, strict, progress, chunk, gate, caps, replace_all)
+
+
+def _ingest_collected(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
+                      chunk: int | None, gate: str | None, caps: Caps, replace_all: bool) -> IngestReport:
     started = time.perf_counter()
     if gate not in GATES:
         raise UsageError(f"gate must be one of {', '.join(GATES[1:])}, not {gate!r}")
@@ -201,7 +212,8 @@ class _Pending:
     index: int
 
 
-Mapped = tuple[_Pending, list[Quad], list[Quad]]  # a record, its graph's quads, shared descriptions
+# a record, its graph's quads, shared descriptions, and its graph's triples (for the rules)
+Mapped = tuple[_Pending, list[Quad], list[Quad], list[Triple]]
 
 
 class GateError(RecordError):
@@ -252,6 +264,7 @@ class _Run:
         self.writes = BackgroundWrites()  # the batch being written while the next is mapped
         self.done = 0
         self.total = 0
+        self.batches = 0  # batches taken so far
 
     def take(self, inputs: list[Input]) -> None:
         parts = [part for given in inputs for part in given.expanded()]
@@ -300,7 +313,7 @@ class _Run:
                 self.pending.pop(record.id, None)  # the newer version goes last
             self.taken.add(record.id)
             self.pending[record.id] = _Pending(record, checked.source, checked.index)
-            if self.chunk is not None and len(self.pending) >= self.chunk:
+            if self.chunk is not None and len(self.pending) >= min(self.chunk, self._next_size()):
                 self.flush()
         # an empty or all-bad catalog file never replaces the stored catalog header
         if batch.kind == BULK and any_good:
@@ -317,37 +330,48 @@ class _Run:
             held = self._check_rules(mapped)
             if self.errors:
                 raise InputRejected(self.errors)
-            batches: Iterable[tuple[list[Mapped], set[str]]] = (
-                (mapped[start:start + BATCH_SIZE], held) for start in range(0, len(mapped), BATCH_SIZE))
+            batches: Iterable[tuple[list[Mapped], set[str], int]] = (
+                (mapped[start:end], held, end) for start, end in self._slices(len(mapped)))
         else:
-            batches = ((part, self._check_rules(part)) for part in (
-                self._map(pending[start:start + BATCH_SIZE]) for start in range(0, len(pending), BATCH_SIZE)))
-        done = 0
-        for part, held in batches:
+            batches = ((part, self._check_rules(part), end) for part, end in (
+                (self._map(pending[start:end]), end) for start, end in self._slices(len(pending))))
+        for part, held, done in batches:
             if self.store is not None:
                 self._write(part, held)
-            done += BATCH_SIZE
             if self.progress and self.chunk is None:
                 self.progress(min(done, len(pending)), len(pending))
         if self.progress and self.chunk is not None:
             self.progress(self.done, self.total)
 
+    def _next_size(self) -> int:
+        """How many records the next batch holds (``RAMP``, then ``BATCH_SIZE``)."""
+        return RAMP[self.batches] if self.batches < len(RAMP) else BATCH_SIZE
+
+    def _slices(self, count: int) -> Iterator[tuple[int, int]]:
+        """(start, end) of each batch of ``count`` pending records, counted as they are taken."""
+        start = 0
+        while start < count:
+            end = min(start + self._next_size(), count)
+            self.batches += 1
+            yield start, end
+            start = end
+
     def _write(self, part: list[Mapped], held: set[str]) -> None:
         """Hand one batch to the writer (records the gate holds back leave their shared descriptions only)."""
-        kept = [(p, own, d) for p, own, d in part if p.record.id not in held]
-        graphs = {self.iris.record_graph(p.record.id): own for p, own, _ in kept}
-        shared = [q for _, _, descriptions in part for q in descriptions]
+        kept = [(p, own) for p, own, _, _ in part if p.record.id not in held]
+        graphs = {self.iris.record_graph(p.record.id): own for p, own in kept}
+        shared = [q for _, _, descriptions, _ in part for q in descriptions]
         self.described_now.update(q.subject for q in shared)
         self.quads_written += sum(len(q) for q in graphs.values()) + len(shared)
-        self.written.update(p.record.id for p, _, _ in kept)
-        for p, _, _ in kept:
+        self.written.update(p.record.id for p, _ in kept)
+        for p, _ in kept:
             if self.told is not None and not self.told.wrote(self.iris.record_graph(p.record.id),
                                                              feature_states(p.record)):
                 self.told = None
         if self.history is not None:
             # here, while the batch before is loaded: the writer thread is the slower side (9,120
             # records: 191 s of 234), and these records' stored versions are not being written
-            self.history.before_write([p.record for p, _, _ in kept])
+            self.history.before_write([p.record for p, _ in kept])
         self.writes.submit(lambda: self._store_batch(graphs, shared))
 
     def _store_batch(self, graphs: dict[NamedNode, list[Quad]], shared: list[Quad]) -> None:
@@ -359,9 +383,9 @@ class _Run:
         """Check each mapped record against the rules; the ids the gate holds back."""
         held = set()
         started = time.perf_counter()
-        for pending, own, descriptions in mapped:
+        for pending, _, descriptions, triples in mapped:
             self.rules.add_shared(descriptions)
-            found = self.rules.record(own, pending.source, pending.index, pending.record.id)
+            found = self.rules.record_terms(triples, pending.source, pending.index, pending.record.id)
             if pending.record.id in self.found_in:  # an earlier version of this run: its findings no longer hold
                 self.findings = [f for f in self.findings if f.record_id != pending.record.id]
             self.checked.add(pending.record.id)
@@ -381,13 +405,14 @@ class _Run:
         for pending in records:
             local = _Tentative(self.described)
             try:
-                own, descriptions = record_quads(pending.record, self.iris, local)
+                triples, descriptions = record_triples(pending.record, self.iris, local)
+                own = in_graph(triples, self.iris.record_graph(pending.record.id))
             except (ValueError, OverflowError) as err:
                 self.errors.append(RecordError(pending.source, pending.index, pending.record.id, "(record)",
                                                f"cannot be expressed in RDF: {err}"))
                 continue
             local.keep()
-            mapped.append((pending, own, descriptions))
+            mapped.append((pending, own, descriptions, triples))
         return mapped
 
 
@@ -438,6 +463,7 @@ def _finish(store: GraphStore, iris: Iris, run: _Run, report: IngestReport) -> N
     if report.records:
         loaded = {q.subject for q in run.rdf if q.graph_name == iris.shared_graph}
         drop_unused_shared(store, iris, run.described_now | loaded)
+    store.settle()  # a build's description counts the whole store: on merged files
     refresh_description(store, iris, run.told)
     store.flush()
     report.warnings += _dangling_edges(store, iris, run.edges)

@@ -133,3 +133,26 @@ def test_unusual_but_valid_records_survive_the_graph(seed_record, site_catalog, 
     rebuilt = {r["id"]: r for r in catalog_json(store, iris)["records"]}
     assert rebuilt["variant--example"] == variant
     assert rebuilt["plain--example"] == plain
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_first_batches_are_small_so_the_writer_starts_early_and_every_record_lands(tmp_path, site_catalog,
+                                                                                         monkeypatch, stream):
+    """50, then 100, then 250 records a batch, read whole or streamed; nothing lost or doubled."""
+    from kg import ingestion
+
+    sizes: list[int] = []
+    store_batch = ingestion._Run._store_batch
+
+    def counted(run, graphs, shared):
+        sizes.append(len(graphs))
+        return store_batch(run, graphs, shared)
+
+    monkeypatch.setattr(ingestion._Run, "_store_batch", counted)
+    records = site_catalog["records"][:700]
+    file = tmp_path / "catalog.json"
+    file.write_text(json.dumps({**site_catalog, "records": records}), encoding="utf-8")
+    store = GraphStore()
+    report = ingest_paths(store, [str(file)], stream=stream)
+    assert sizes == [*ingestion.RAMP, 250, 250, 700 - sum(ingestion.RAMP) - 500] == [50, 100, 250, 250, 50]
+    assert report.records == 700 and read_description(store, Iris())["counts"]["System"] == 700

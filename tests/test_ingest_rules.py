@@ -268,3 +268,17 @@ def test_edges_are_checked_against_the_edge_rules_too(tmp_path, edges_file, caps
         f"URL. (rule EdgeCitation; value 'see the paper')",
         f"warning: {file}: [2] {edges[2]['source']} -> {edges[2]['target']}: evidence: An edge has one evidence "
         f"text, not blank, at most 500 characters. (rule EdgeEvidence; value '   ')"]
+
+
+def test_a_records_facts_from_the_mappings_terms_are_those_of_its_quads(seed_record):
+    """The ingest indexes the mapping's own (s, p, o) (``record_triples``), not the quads read back."""
+    from kg.mapping import in_graph, record_triples
+    from kg.records import record_from_json
+    from kg.validation.core import Facts
+
+    triples, _ = record_triples(record_from_json(seed_record), IRIS, set())
+    quads = in_graph(triples, IRIS.record_graph(seed_record["id"]))
+    from_terms, from_quads = Facts().add_terms(triples), Facts().add(quads)
+    assert len(triples) > 900
+    for index in ("forward", "backward", "by_predicate", "instances"):
+        assert getattr(from_terms, index) == getattr(from_quads, index)

@@ -11,13 +11,14 @@ from .catalog_json import QuadSource, catalog_json, catalog_records, write_catal
 from .fields import date_literal, iri_or_text, json_literal, json_value, value_literal
 from .from_quads import edges_from_quads, header_from_quads, record_from_quads
 from .to_quads import (
-    FEATURE_FAMILIES, NUMBER_COLUMNS, PROTOCOL_COLUMNS, feature_family, feature_states, record_quads,
-    relation_quads, source_file_quads,
+    FEATURE_FAMILIES, NUMBER_COLUMNS, PROTOCOL_COLUMNS, Triple, feature_family, feature_states, in_graph,
+    record_quads, record_triples, relation_quads, source_file_quads,
 )
 
 __all__ = [
     "FEATURE_FAMILIES", "NUMBER_COLUMNS", "PROTOCOL_COLUMNS", "QuadSource", "catalog_json", "catalog_records",
-    "date_literal", "edges_from_quads", "feature_family", "feature_states", "header_from_quads", "iri_or_text", "json_literal",
-    "json_value", "record_from_quads", "record_quads", "relation_quads", "source_file_quads", "value_literal",
+    "Triple", "date_literal", "edges_from_quads", "feature_family", "feature_states", "header_from_quads", "in_graph",
+    "iri_or_text", "json_literal", "json_value", "record_from_quads", "record_quads", "record_triples",
+    "relation_quads", "source_file_quads", "value_literal",
     "write_catalog_json",
 ]

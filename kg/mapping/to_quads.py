@@ -30,6 +30,7 @@ from .fields import (
     TRUE, FALSE, FieldSpec, Term, decimal_literal, escape_key, json_literal, value_literal,
 )
 
+Triple = tuple[NamedNode, NamedNode, Term]  # (subject, predicate, object) of a record graph
 # Feature columns whose cells get a yes / no / unknown state (the coverage question).
 FEATURE_FAMILIES = {"obs-": "observability", "cost-": "cost", "eval-": "eval"}
 NOT_FEATURES = frozenset({
@@ -79,7 +80,7 @@ class _Writer:
                  described: Described | None = None) -> None:
         self.graph = graph
         self.shared_graph = shared_graph or graph
-        self.quads: list[Quad] = []
+        self.triples: list[Triple] = []  # the graph's, made into quads at the end (``quads``)
         self.shared: list[Quad] = []
         self.described: Described = described if described is not None else set()
 
@@ -91,7 +92,11 @@ class _Writer:
         return True
 
     def add(self, s: NamedNode, p: NamedNode, o: Term) -> None:
-        self.quads.append(Quad(s, p, o, self.graph))
+        self.triples.append((s, p, o))
+
+    @property
+    def quads(self) -> list[Quad]:
+        return in_graph(self.triples, self.graph)
 
     def describe(self, s: NamedNode, p: NamedNode, o: Term) -> None:
         self.shared.append(Quad(s, p, o, self.shared_graph))
@@ -144,6 +149,19 @@ def record_quads(record: Record, iris: Iris,
 
     ``described`` holds the IRIs of shared resources already described in this run.
     """
+    triples, shared = record_triples(record, iris, described)
+    return in_graph(triples, iris.record_graph(record.id)), shared
+
+
+def in_graph(triples: list[Triple], graph: NamedNode) -> list[Quad]:
+    """The quads of these (subject, predicate, object) in ``graph``."""
+    return [Quad(s, p, o, graph) for s, p, o in triples]
+
+
+def record_triples(record: Record, iris: Iris,
+                   described: Described | None = None) -> tuple[list[Triple], list[Quad]]:
+    """As :func:`record_quads`, with the record graph's triples as (subject, predicate, object): the
+    terms themselves, for the rules at ingest to index (``Facts.add_terms``) before they are quads."""
     w = _Writer(iris.record_graph(record.id), iris.shared_graph, described)
     s = iris.system(record.id)
     w.add(s, RDF.type, KG.System)
@@ -160,7 +178,7 @@ def record_quads(record: Record, iris: Iris,
     _history(w, iris, s, record)
     w.extra(iris, s, {escape_key(k): v for k, v in record.extra.items()})
     _typed_layer(w, iris, s, record)
-    return w.quads, w.shared
+    return w.triples, w.shared
 
 
 def _sections(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:

@@ -29,7 +29,7 @@ from rdflib import URIRef
 
 from ..errors import RecordError
 from ..vocab import DCTERMS, KG, RDFS, SCHEMA, Iris
-from .core import CoreShapes, Facts, core_shapes
+from .core import CoreShapes, Facts, core_shapes, terms
 from .parallel import our_read_plan
 from .paths import PATH_PREFIXES
 from .report import Result, ValidationReport, display_text, finish, rule_blocks
@@ -186,8 +186,13 @@ class RuleCheck:
     def record(self, quads: Iterable[Any], source: str, index: int | None, record_id: str) -> list[RuleFinding]:
         """The findings of one record's own quads (over the shared resources added so far); an edge's
         quads too (``record_id``: "source -> target")."""
+        return self.record_terms(terms(quads), source, index, record_id)
+
+    def record_terms(self, triples: Iterable[tuple[Any, Any, Any]], source: str, index: int | None,
+                     record_id: str) -> list[RuleFinding]:
+        """As :meth:`record`, from the (subject, predicate, object) the mapping made (``record_triples``)."""
         findings = []
-        for result in self.shapes.check(Facts(self.shared).add(quads, self.read, self.shapes.backwards)):
+        for result in self.shapes.check(Facts(self.shared).add_terms(triples, self.read, self.shapes.backwards)):
             rule = self.rules.get(result.rule) or Rule(result.rule, "", result.severity, result.rule, "record")
             path = field_path(result, self.iris, self.axes.get(result.rule))
             findings.append(RuleFinding(source, index, record_id, path, rule, result))
