@@ -40,7 +40,8 @@ from .vocab import RDF, SKOS, Iris
 # last batch's write (which no mapping overlaps) stays short.
 BATCH_SIZE = 250
 # The first batches are smaller: the writer waits for the first, and from then on each batch's
-# mapping overlaps the write of the one before.
+# mapping overlaps the write of the one before (the records pending are still taken BATCH_SIZE at a
+# time, so which version of a record given twice is written does not change).
 RAMP = (50, 100)
 GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
 Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
@@ -313,7 +314,7 @@ class _Run:
                 self.pending.pop(record.id, None)  # the newer version goes last
             self.taken.add(record.id)
             self.pending[record.id] = _Pending(record, checked.source, checked.index)
-            if self.chunk is not None and len(self.pending) >= min(self.chunk, self._next_size()):
+            if self.chunk is not None and len(self.pending) >= self.chunk:
                 self.flush()
         # an empty or all-bad catalog file never replaces the stored catalog header
         if batch.kind == BULK and any_good:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from pyoxigraph import (
-    BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
+    DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
     Store, serialize,
 )
 
@@ -47,7 +47,7 @@ from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
-from .sparql.updates import replacement
+from .sparql.updates import quads_replacement
 from .storefaults import is_storage_fault, open_read_only, open_writable, probe, reason
 from .writes import Changes, graphs_written
 
@@ -412,7 +412,7 @@ class GraphStore:
             if existing and self._session is None:
                 # In memory there is no generation to throw away: one SPARQL update is the
                 # one all-or-nothing write that removes and inserts.
-                self._write("update", _replace_text(graphs, existing, additions))
+                self._write("update", quads_replacement(graphs, existing, additions))
                 return
             # On disk the session's generation is the transaction: drop the old graphs, then
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
@@ -712,15 +712,6 @@ def transactional(function: Callable[..., T]) -> Callable[..., T]:
         with store.transaction():
             return function(store, *args, **kwargs)
     return in_one_session
-
-
-def _replace_text(graphs: Mapping[NamedNode, list[Quad]], existing: list[NamedNode], additions: list[Quad]) -> str:
-    """One SPARQL Update dropping ``existing`` and inserting ``graphs`` and ``additions``."""
-    grouped: dict[NamedNode | BlankNode | DefaultGraph, list[Quad]] = {g: list(q) for g, q in graphs.items()}
-    for quad in additions:
-        grouped.setdefault(quad.graph_name, []).append(quad)
-    return replacement(existing, ((g, [f"{q.subject} {q.predicate} {q.object} ." for q in quads])
-                                  for g, quads in grouped.items()))
 
 
 def literal_text(term: Any) -> str:

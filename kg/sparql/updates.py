@@ -16,7 +16,9 @@ GRAPH <https://example.org/g> {
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
+
+from pyoxigraph import NamedNode, Quad
 
 
 def replacement(dropped: Iterable[Any], inserted: Iterable[tuple[Any, list[str]]]) -> str:
@@ -27,3 +29,12 @@ def replacement(dropped: Iterable[Any], inserted: Iterable[tuple[Any, list[str]]
     if blocks:
         parts.append("INSERT DATA {\n" + "\n".join(blocks) + "\n}")
     return " ;\n".join(parts)
+
+
+def quads_replacement(graphs: Mapping[NamedNode, list[Quad]], dropped: Iterable[Any], additions: Iterable[Quad]) -> str:
+    """One update dropping ``dropped`` and inserting the quads of ``graphs`` and ``additions``."""
+    grouped: dict[Any, list[Quad]] = {g: list(q) for g, q in graphs.items()}
+    for quad in additions:
+        grouped.setdefault(quad.graph_name, []).append(quad)
+    return replacement(dropped, ((g, [f"{q.subject} {q.predicate} {q.object} ." for q in quads])
+                                 for g, quads in grouped.items()))
