@@ -570,21 +570,6 @@ class GraphStore:
         if self._session is not None and self._session.store is not None:
             self._session.store.flush()
 
-    def settle(self) -> None:
-        """Give the version being written its final layout now: the build's load ends, and a
-        session that compacts (see :meth:`compact`) merges its files here, not at commit. The
-        reads that close a build (the class counts of its description) take an eighth of the
-        time on merged files: 16 s against 130 s at 45,600 records."""
-        self._end_stream()
-        session = self._session
-        if session is not None and session.store is not None and session.compact:
-            try:
-                session.store.flush()
-                session.store.optimize()
-            except (OSError, RuntimeError) as err:
-                raise StoreError(f"cannot write to the store: {reason(err)}") from None
-            session.compact = False  # what the session writes after this is small
-
     def _view(self) -> Store:
         """The store to read: the session's, in the thread that writes it; else the current version."""
         session = self._session

@@ -233,34 +233,6 @@ def test_a_build_into_an_empty_store_compacts_it(tmp_path):
     assert _sst_files(built) < _sst_files(updated)
 
 
-def test_settle_merges_a_builds_files_before_its_last_reads_and_the_session_goes_on(tmp_path):
-    """A build's description reads the whole store: ``settle`` compacts first, once."""
-    store = GraphStore(tmp_path / "kg-store")
-    with store.transaction():
-        for batch in range(6):
-            store.add_bulk([Quad(node(f"{batch}-{i}"), P, Literal(str(i)), G2) for i in range(2500)])
-        session = store._session
-        assert session is not None and session.compact
-        folder = generations.generation_dir(store.path, session.number)
-        before = sum(1 for f in folder.iterdir() if f.suffix == ".sst")
-        store.settle()
-        assert sum(1 for f in folder.iterdir() if f.suffix == ".sst") < before and not session.compact
-        assert len(store) == 6 * 2500  # the session reads all it wrote, and writes on
-        store.replace_graphs({G1: marked(G1, "after")})
-    assert len(store) == 6 * 2500 + 3 and store.has_graph(G1)
-
-
-def test_settle_outside_a_session_and_in_an_update_changes_nothing(tmp_path):
-    store = GraphStore(tmp_path / "kg-store")
-    store.replace_graphs({G1: marked(G1, "first")})
-    store.settle()  # no session: nothing to do
-    with store.transaction():
-        store.replace_graphs({G2: marked(G2, "second")})
-        store.settle()
-        assert store._session is not None and not store._session.compact
-    assert len(store) == 6 and marks(store, G2) == {"second"}
-
-
 def test_bulk_writes_keep_every_quad_exactly_and_blank_nodes_by_label(tmp_path):
     """Large replacements go in as N-Quads text; the parser would rename blank nodes, so those keep the quad path."""
     from pyoxigraph import BlankNode
