@@ -2,7 +2,7 @@
 
 An ingest makes millions of small objects (parsed JSON, records, terms, quads) that live until
 their batch is written; at the default threshold (700 allocations) the collector ran 5,800 times
-during a build of the 912 bundled records and took 4.5 s of its 31 s of CPU, scanning objects
+during a build of 912 generated full-shape records and took 4.5 s of its 31 s of CPU, scanning objects
 that were all still alive. At ``THRESHOLD`` it runs about 60 times, in under a second. Nothing
 in an ingest depends on a prompt collection: its objects are freed by reference counting.
 
