@@ -21,7 +21,9 @@ structure of the query.
 A query file that is not one of the bundled queries is checked by the guard
 (:func:`kg.sparql.guard.check_query`) before it runs: no SERVICE, no remote FROM.
 
-A ``limit`` parameter is not a variable: it caps the number of rows returned.
+A ``limit`` parameter caps the number of rows returned. A query whose text uses the
+variable as well gets the cap bound there as an ``xsd:integer``, so that it can leave out
+early what the cap would drop (``changes`` does); a query run without kg sees it unbound.
 
 Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date``, ``iri``,
 ``period`` (YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD or an ISO timestamp, bound as the
@@ -248,7 +250,8 @@ def _limit(param: Param, value: str) -> int:
 def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris, *, resolved: bool = True) -> dict[str, Any]:
     """Typed terms for the given parameter values; checks names and required parameters.
 
-    A ``limit`` parameter gets no term (see :func:`row_limit`). With ``resolved`` false,
+    A ``limit`` parameter caps the rows (see :func:`row_limit`); it gets a term only where
+    the query's text uses its variable. With ``resolved`` false,
     a ``system-name`` value is only checked to be text (:func:`resolve` makes it an id).
     """
     declared = {p.name: p for p in query.params}
@@ -264,7 +267,9 @@ def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris, *, resolv
                 raise QueryError(f"query {query.name} needs --param {param.name}=VALUE ({param.type})")
             continue
         if param.type == "limit":
-            _limit(param, value)
+            cap = _limit(param, value)
+            if param.name in variables(query.text):
+                out[param.name] = Literal(str(cap), datatype=XSD.integer)
             continue
         if param.type == "system-name" and not resolved:
             continue

@@ -382,3 +382,28 @@ def test_churn_counts_the_changed_columns_and_sections(sequence):
         section = next(s["section"] for s in records[rid]["sections"] if s.get("primary"))
         expected[("section", section)] = expected.get(("section", section), 0) + 1
     assert got == expected
+
+
+def _change_key(row: dict) -> tuple:
+    return tuple(row[k].value if row.get(k) is not None else None for k in ("changeset", "id", "kind", "field", "path", "old_value", "new_value"))
+
+
+def _ordered(keys: list[tuple]) -> list[tuple]:
+    """Rows in the order the query promises: newest changeset first, then by id and path."""
+    return sorted(keys, key=lambda k: (-int(k[0]), k[1], k[4] or "", k[2]))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 7, 100, 531, 1000, 1600, 5000])
+def test_changes_within_a_limit_are_the_first_rows_of_every_change(sequence, limit):
+    """Unnarrowed, the query reads only the changes within its limit (a build of 913 records is
+    913 of them); the rows are those of every change, narrowed by kind (which reads them all),
+    in order, cut at the limit. The four changesets: a build, then 4 records and 2 edges
+    changed, then two ingests of edges only (no record counted before the edges they touch)."""
+    every = _ordered([_change_key(r) for kind in ("added", "removed", "changed")
+                      for r in kg.query(sequence["store"], "changes", {"kind": kind, "limit": "100000"})])
+    assert len({k[0] for k in every}) == 4 and len(every) > 1600
+    got = [_change_key(r) for r in kg.query(sequence["store"], "changes", {"limit": str(limit)})]
+    assert _ordered(got) == got  # the query's own order
+    assert got == every[:limit]
+    since = kg.query(sequence["store"], "changes", {"after": "2", "limit": str(limit)})
+    assert [_change_key(r) for r in since] == [k for k in every if int(k[0]) > 2][:limit]

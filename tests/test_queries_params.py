@@ -171,3 +171,21 @@ def test_protocol_adoption_counts_assessed_apart(bundled_store, records):
         assert int(got[key]["assessed"]) == assessed[key]
         assert int(got[key]["not_assessed"]) == researched[key] - assessed[key]
     assert assessed["mcp"] == 241  # 133 supporting + 108 researched "none"; 230 "searched not found" are not assessed
+
+
+def test_a_limit_the_text_uses_is_bound_there_as_an_integer(tmp_path):
+    """The cap reaches a query that uses it (``changes`` reads only the changes within it); a
+    query that does not use the variable gets no binding of it, and a bad cap fails before."""
+    from pyoxigraph import Literal
+
+    from kg.vocab import XSD
+
+    used = tmp_path / "used.rq"
+    used.write_text("# title: t\n# question: q?\n# returns: n\n# param: limit (limit, optional, default=3) cap\n"
+                    "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } FILTER(?n <= ?limit) }\n", encoding="utf-8")
+    q = queries.load(str(used))
+    assert queries.bindings(q, {}, queries.Iris())["limit"] == Literal("3", datatype=XSD.integer)
+    assert queries.bindings(q, {"limit": "2"}, queries.Iris())["limit"] == Literal("2", datatype=XSD.integer)
+    assert "limit" not in queries.bindings(queries.load("search"), {"text": "x", "limit": "2"}, queries.Iris())
+    with pytest.raises(QueryError, match="limit"):
+        queries.bindings(q, {"limit": "2; DROP ALL"}, queries.Iris())
