@@ -182,7 +182,7 @@ def test_a_limit_the_text_uses_is_bound_there_as_an_integer(tmp_path):
 
     used = tmp_path / "used.rq"
     used.write_text("# title: t\n# question: q?\n# returns: n\n# param: limit (limit, optional, default=3) cap\n"
-                    "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } FILTER(?n <= ?limit) }\n", encoding="utf-8")
+                    "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } FILTER(?limit >= ?n) }\n", encoding="utf-8")
     q = queries.load(str(used))
     assert queries.bindings(q, {}, queries.Iris())["limit"] == Literal("3", datatype=XSD.integer)
     assert queries.bindings(q, {"limit": "2"}, queries.Iris())["limit"] == Literal("2", datatype=XSD.integer)
