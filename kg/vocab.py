@@ -94,7 +94,7 @@ KG_PROPERTIES = (
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",
     "costInputPerMTok", "costOutputPerMTok", "complianceFramework",
     # feature counts: per system (derived at ingest) and catalog-wide (the dataset description)
-    "featureSummary", "cellsYes", "cellsNo", "cellsUnknown", "cellsResearched", "yesColumns",
+    "featureSummary", "cellsYes", "cellsNo", "cellsUnknown", "cellsResearched", "yesColumns", "observabilityWithoutEval",
     "featureColumn", "systemCount", "systemsYes", "systemsNo", "systemsUnknown", "cellCount",
     # relations
     "relatedTo", "builtOn", "runtimeDependency", "integratesWith", "cites", "competesWith",

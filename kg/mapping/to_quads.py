@@ -405,6 +405,9 @@ def _feature_summaries(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> 
             w.add(node, predicate, value_literal(counts[key]))
         if family in yes_columns:
             w.add(node, KG.yesColumns, Literal(", ".join(sorted(yes_columns[family]))))
+        if family == "eval" and not counts["yes"] and counts["researched"] and "observability" in yes_columns:
+            # eval-orphans' answer, one fact a system: a scan of these instead of joining summaries
+            w.add(node, KG.observabilityWithoutEval, Literal(", ".join(sorted(yes_columns["observability"]))))
 
 
 def _folded(w: _Writer, s: NamedNode, record: Record) -> None:
