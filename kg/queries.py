@@ -48,6 +48,7 @@ import datetime as _dt
 import itertools
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
@@ -99,6 +100,11 @@ class NamedQuery:
     returns: str = ""
     params: list[Param] = field(default_factory=list)
     cost: str = ""  # what a query that reads the whole catalog costs, measured (its "# cost:" line)
+
+    @cached_property
+    def variables(self) -> frozenset[str]:
+        """The names of the query's variables (its text lexed once, not at every run)."""
+        return frozenset(variables(self.text))
 
     @property
     def limit_param(self) -> Param | None:
@@ -157,7 +163,7 @@ def header_problems(query: NamedQuery) -> list[str]:
     problems += [f"parameter {p.name} has no description" for p in query.params if not p.doc]
     if sum(p.type == "limit" for p in query.params) > 1:
         problems.append("more than one limit parameter")
-    used = variables(query.text)
+    used = query.variables
     for p in query.params:
         if p.type != "limit" and p.name not in used:
             problems.append(f"parameter {p.name} is not a variable of the query")
@@ -268,7 +274,7 @@ def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris, *, resolv
             continue
         if param.type == "limit":
             cap = _limit(param, value)
-            if param.name in variables(query.text):
+            if param.name in query.variables:
                 out[param.name] = Literal(str(cap), datatype=XSD.integer)
             continue
         if param.type == "system-name" and not resolved:
