@@ -139,6 +139,15 @@ def test_real_projection_has_every_record_and_the_collapsed_adjacencies(real, ex
     assert real.adjacency_count < real.edge_count <= 528  # parallel and reverse edges collapse
 
 
+def test_the_snapshot_reads_every_edge_in_one_order_whatever_order_the_store_gives(bundled_store, edges_file):
+    """The edges query leaves its order free; the snapshot adds the edges to the graphs by source,
+    type and target (the order the measures' tie-breaks and Louvain's seed were fixed with)."""
+    relations = analyse.read_snapshot(bundled_store).relations
+    assert relations == sorted(relations, key=lambda r: (r[0], r[2], r[1]))
+    expected = Counter((e["source"], e["target"], e["type"]) for e in edges_file["edges"])
+    assert Counter(relations) == expected  # each typed edge once, as the JSON lists it
+
+
 def test_real_betweenness_matches_plain_brandes(real, expected):
     got = {i: s.betweenness for i, s in real.systems.items()}
     assert max(abs(got[i] - expected["betweenness"][i]) for i in got) < 1e-9

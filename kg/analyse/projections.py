@@ -87,10 +87,11 @@ def read_snapshot(store: GraphStore, iris: Iris | None = None) -> Snapshot:
                           vendor_name=_text(row, "vendorName"))
         systems[info.id] = info
         by_iri[info.iri] = info.id
-    relations: list[tuple[str, str, str]] = []
-    for row in _select(store, "select-analysis-relations", {}, iris):
-        source, target = row["source"].value, row["target"].value
-        relations.append((by_iri.get(source, source), by_iri.get(target, target), row["type"].value))
+    # the query leaves the order free: edges go into the graphs by source, type and target IRI
+    edges = sorted((row["source"].value, row["type"].value, row["target"].value)
+                   for row in _select(store, "select-analysis-relations", {}, iris))
+    relations = [(by_iri.get(source, source), by_iri.get(target, target), edge_type)
+                 for source, edge_type, target in edges]
     return Snapshot(dict(sorted(systems.items())), relations)
 
 
@@ -223,15 +224,14 @@ def license_graph(store: GraphStore, *, iris: Iris | None = None) -> nx.Graph:
     iris = iris or Iris()
     snapshot = read_snapshot(store, iris)
     by_iri = {info.iri: info.id for info in snapshot.systems.values()}
-    links: list[tuple[str, str, str, dict]] = []
-    for row in _select(store, "select-analysis-licenses", {}, iris):
-        licence = row["license"].value
-        links.append((by_iri.get(row["system"].value, ""), licence, _text(row, "licenseName") or licence, {}))
+    # (system IRI, licence IRI, label, OSI approval); the query leaves the order free
+    rows = sorted((row["system"].value, row["license"].value, _text(row, "licenseName"), _text(row, "osiApproved"))
+                  for row in _select(store, "select-analysis-licenses", {}, iris))
+    links = [(by_iri.get(system, ""), licence, label or licence, {}) for system, licence, label, _ in rows]
     graph = _bipartite(snapshot, links, "license")
-    for row in _select(store, "select-analysis-licenses", {}, iris):
-        osi = _text(row, "osiApproved")
-        if osi is not None and row["license"].value in graph:
-            graph.nodes[row["license"].value]["osi_approved"] = osi == "true"
+    for _, licence, _, osi in rows:
+        if osi is not None and licence in graph:
+            graph.nodes[licence]["osi_approved"] = osi == "true"
     return graph
 
 
