@@ -227,7 +227,8 @@ def license_graph(store: GraphStore, *, iris: Iris | None = None) -> nx.Graph:
     # (system IRI, licence IRI, label, OSI approval); the query leaves the order free
     rows = sorted((row["system"].value, row["license"].value, _text(row, "licenseName"), _text(row, "osiApproved"))
                   for row in _select(store, "select-analysis-licenses", {}, iris))
-    links = [(by_iri.get(system, ""), licence, label or licence, {}) for system, licence, label, _ in rows]
+    links: list[tuple[str, str, str, dict]] = [(by_iri.get(system, ""), licence, label or licence, {})
+                                                for system, licence, label, _ in rows]
     graph = _bipartite(snapshot, links, "license")
     for _, licence, _, osi in rows:
         if osi is not None and licence in graph:
