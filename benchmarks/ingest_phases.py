@@ -15,8 +15,7 @@ import sys
 import time
 from typing import Any
 
-from kg import background, ingestion
-from kg import store as store_module
+from kg import background, ingestion, nquads
 from kg.history import recorder
 from kg.store import GraphStore
 
@@ -43,10 +42,10 @@ def main(data: str, folder: str) -> None:
     _timed(recorder.Recorder, "before_write", "the history's diff of each batch")
     _timed(background.BackgroundWrites, "wait", "main thread: waiting for the writer")
     _timed(ingestion._Run, "_store_batch", "writer thread: the batch's write")
-    _timed(GraphStore, "_bulk_extend", "writer thread: load (N-Quads serialise + bulk_load)")
-    _timed(GraphStore, "_stream", "writer thread: a batch to the one bulk load of a build (serialise + pipe)")
+    _timed(GraphStore, "_bulk_extend", "writer thread: load (N-Quads text + bulk_load)")
+    _timed(GraphStore, "_stream", "writer thread: a batch to the one bulk load of a build (N-Quads text + pipe)")
     _timed(GraphStore, "_end_stream", "the end of that bulk load (waiting for its last files)")
-    _timed(store_module, "serialize", "writer thread: N-Quads serialising")
+    _timed(nquads, "text", "writer thread: N-Quads text of a batch")
     _timed(GraphStore, "_commit", "commit (compaction, flush)")
     _timed(ingestion, "refresh_description", "dataset description")
     _timed(ingestion, "_record_changeset", "changeset")

@@ -26,7 +26,8 @@ from .coverage import Written
 from .description import ontology_quads, refresh_description
 from .errors import InputRejected, RecordError, UsageError
 from .history import Changeset, Recorder
-from .mapping import Triple, feature_states, in_graph, record_triples, relation_quads, source_file_quads
+from .mapping import Triple, feature_states, record_triples, relation_quads, source_file_quads
+from .nquads import GraphTriples
 from .records import Edge, Record
 from .sources import (
     BULK, EDGES, MAX_RECORD_BYTES, MAX_RECORD_CELLS, STREAM_MIN_BYTES, Batch, CatalogStream, Input, ItemChecker,
@@ -214,7 +215,7 @@ class _Pending:
 
 
 # a record, its graph's quads, shared descriptions, and its graph's triples (for the rules)
-Mapped = tuple[_Pending, list[Quad], list[Quad], list[Triple]]
+Mapped = tuple[_Pending, GraphTriples, list[Quad], list[Triple]]
 
 
 class GateError(RecordError):
@@ -373,9 +374,11 @@ class _Run:
             # here, while the batch before is loaded: the writer thread is the slower side (9,120
             # records: 191 s of 234), and these records' stored versions are not being written
             self.history.before_write([p.record for p, _ in kept])
+        for own in graphs.values():
+            own.nquads()  # the loader's text made here too, for the same reason
         self.writes.submit(lambda: self._store_batch(graphs, shared))
 
-    def _store_batch(self, graphs: dict[NamedNode, list[Quad]], shared: list[Quad]) -> None:
+    def _store_batch(self, graphs: dict[NamedNode, GraphTriples], shared: list[Quad]) -> None:
         assert self.store is not None
         with self.store.helping():  # on the writer thread: read what the session wrote so far
             self.store.replace_graphs(graphs, shared)
@@ -407,7 +410,7 @@ class _Run:
             local = _Tentative(self.described)
             try:
                 triples, descriptions = record_triples(pending.record, self.iris, local)
-                own = in_graph(triples, self.iris.record_graph(pending.record.id))
+                own = GraphTriples(self.iris.record_graph(pending.record.id), triples)
             except (ValueError, OverflowError) as err:
                 self.errors.append(RecordError(pending.source, pending.index, pending.record.id, "(record)",
                                                f"cannot be expressed in RDF: {err}"))

@@ -35,14 +35,14 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, cast
 
 from pyoxigraph import (
     DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, QueryTriples, RdfFormat,
-    Store, serialize,
+    Store,
 )
 
-from . import generations, streamload
+from . import generations, nquads, streamload
 from .errors import QueryError, StoreError, safe_text
 from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
@@ -399,7 +399,7 @@ class GraphStore:
 
     # -- writing ------------------------------------------------------------
 
-    def replace_graphs(self, graphs: Mapping[NamedNode, list[Quad]], additions: Iterable[Quad] = ()) -> None:
+    def replace_graphs(self, graphs: Mapping[NamedNode, Sequence[Quad]], additions: Iterable[Quad] = ()) -> None:
         """In one transaction: swap in every graph of ``graphs`` (old content removed)
         and add ``additions`` (quads of graphs that are merged into, not replaced)."""
         additions = list(additions)
@@ -417,9 +417,9 @@ class GraphStore:
             # On disk the session's generation is the transaction: drop the old graphs, then
             # one bulk insert (a SPARQL update of the same change costs 4x the whole ingest).
             self._drop(existing)
-            self._bulk_extend([q for quads in graphs.values() for q in quads] + list(additions))
+            self._bulk_extend([*graphs.values(), additions])
 
-    def _stream(self, graphs: Mapping[NamedNode, list[Quad]], additions: list[Quad]) -> bool:
+    def _stream(self, graphs: Mapping[NamedNode, Sequence[Quad]], additions: list[Quad]) -> bool:
         """Hand new graphs to the one bulk load of a session that fills an empty store
         (kg.streamload); False where they must be written the usual way."""
         session = self._session
@@ -457,21 +457,23 @@ class GraphStore:
         for start in range(0, len(graphs), DROP_CHUNK):
             self._write("update", " ;\n".join(f"DROP SILENT GRAPH {g}" for g in graphs[start:start + DROP_CHUNK]))
 
-    def _bulk_extend(self, quads: list[Quad]) -> None:
+    def _bulk_extend(self, parts: list[Sequence[Quad]]) -> None:
+        """Add the quads of ``parts`` (graphs' quads, and others) through the bulk loader."""
         # pyoxigraph's bulk loader is not transactional on its own; on disk it writes into
         # the session's new generation, which a failure throws away whole. In memory it is
         # used only on graphs that did not exist before.
-        if len(quads) <= 2000:
-            self._write("extend", quads)
+        count = sum(len(part) for part in parts)
+        if count <= 2000:
+            self._write("extend", [q for part in parts for q in part])
             return
         # As N-Quads text the loader parses and writes without holding the GIL (``bulk_extend``
         # holds it while it reads the Python quads), so a caller's thread can map the next
         # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
-        text = serialize(quads, format=RdfFormat.N_QUADS)
+        text = nquads.text(parts)
         if self._session is not None and self._session.build is not None:
-            self._session.build.loaded += len(quads)
-        if text is None or b"_:" in text:
-            self._write("bulk_extend", quads)
+            self._session.build.loaded += count
+        if b"_:" in text:
+            self._write("bulk_extend", [q for part in parts for q in part])
         else:
             self._write("bulk_load", text, RdfFormat.N_QUADS)
 

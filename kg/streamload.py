@@ -27,9 +27,11 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from pyoxigraph import Quad, RdfFormat, Store, serialize
+from pyoxigraph import Quad, RdfFormat, Store
+
+from . import nquads
 
 PIPE_BYTES = 1 << 20  # the pipe's buffer where the system lets it grow (Linux): fewer switches between threads
 OPEN_WAIT = 0.001  # seconds between tries to open the pipe while the loader has not opened it yet
@@ -132,7 +134,7 @@ class BuildLoad:
         self._load: StreamLoad | None = None
         self._lock = threading.RLock()
 
-    def take(self, graphs: Mapping[Any, list[Quad]], additions: list[Quad]) -> bool:
+    def take(self, graphs: Mapping[Any, Sequence[Quad]], additions: list[Quad]) -> bool:
         """Hand ``graphs`` (and quads merged into other graphs) to the load, starting it once the session
         has bulk-loaded ``STREAM_AFTER`` quads and for a write of more than ``STREAM_FROM``; False where
         they must be written the usual way (a graph that exists, blank nodes, a small build so far)."""
@@ -141,11 +143,11 @@ class BuildLoad:
             if any(g in self.graphs or self.store.contains_named_graph(g) for g in graphs):
                 self.end()
                 return False
-            quads = [q for given in graphs.values() for q in given] + additions
-            if self._load is None and (len(quads) <= STREAM_FROM or self.loaded < STREAM_AFTER):
+            count = sum(len(given) for given in graphs.values()) + len(additions)
+            if self._load is None and (count <= STREAM_FROM or self.loaded < STREAM_AFTER):
                 return False
-            text = serialize(quads, format=RdfFormat.N_QUADS)
-            if text is None or b"_:" in text:  # the parser renames blank nodes: a later write could not find them
+            text = nquads.text([*graphs.values(), additions])
+            if b"_:" in text:  # the parser renames blank nodes: a later write could not find them
                 self.end()
                 return False
             self.graphs.update(graphs)

@@ -16,7 +16,7 @@ GRAPH <https://example.org/g> {
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from pyoxigraph import NamedNode, Quad
 
@@ -31,7 +31,7 @@ def replacement(dropped: Iterable[Any], inserted: Iterable[tuple[Any, list[str]]
     return " ;\n".join(parts)
 
 
-def quads_replacement(graphs: Mapping[NamedNode, list[Quad]], dropped: Iterable[Any], additions: Iterable[Quad]) -> str:
+def quads_replacement(graphs: Mapping[NamedNode, Sequence[Quad]], dropped: Iterable[Any], additions: Iterable[Quad]) -> str:
     """One update dropping ``dropped`` and inserting the quads of ``graphs`` and ``additions``."""
     grouped: dict[Any, list[Quad]] = {g: list(q) for g, q in graphs.items()}
     for quad in additions:
