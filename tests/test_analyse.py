@@ -13,7 +13,7 @@ from collections import Counter, deque
 import networkx as nx
 import pytest
 
-from kg import analyse, queries
+from kg import analyse, normalise, queries
 from kg.cli import main
 from kg.errors import UsageError
 from kg.ingestion import ingest_batches
@@ -137,6 +137,45 @@ def test_real_projection_has_every_record_and_the_collapsed_adjacencies(real, ex
     assert set(real.systems) == set(expected["ids"])
     assert real.adjacency_count == expected["adjacencies"]
     assert real.adjacency_count < real.edge_count <= 528  # parallel and reverse edges collapse
+
+
+def _expected_vendor(record: dict) -> tuple[str, str] | None:
+    """The vendor key and name of a JSON record: from its URL, else its GitHub repository's owner."""
+    gh = (record.get("cells") or {}).get("gh") or {}
+    repo = normalise.github_repo(gh.get("value"), gh.get("citation")) if gh else None
+    info = normalise.vendor_of(record.get("url"), repo[0] if repo else None)
+    return None if info is None else (info.key, info.name)
+
+
+def test_the_snapshot_has_each_systems_name_section_and_vendor_as_the_json_gives_them(
+        bundled_store, expected_records, site_catalog, seed_record):
+    """Ids come from the system IRIs, vendors' keys and names from their own query (select-analysis-vendors).
+    A vendor is named as the first record of the input that has it names it."""
+    systems = analyse.read_snapshot(bundled_store).systems
+    assert sorted(systems) == sorted(expected_records)
+    vendor_names: dict[str, str] = {}
+    for record in [*site_catalog["records"], seed_record]:
+        key, name = _expected_vendor(record) or (None, None)
+        if key is not None:
+            vendor_names.setdefault(key, name)
+    for rid, record in expected_records.items():
+        info = systems[rid]
+        # the listing marked primary, else the record's declared section (the seed's shape)
+        primary = [s["section"] for s in record["sections"] if isinstance(s, dict) and s.get("primary")]
+        primary += [record.get("section")]
+        key = (_expected_vendor(record) or (None, None))[0]
+        assert (info.id, info.name, info.section) == (rid, record["name"], primary[0]), rid
+        assert (info.vendor, info.vendor_name) == (key, vendor_names.get(key)), rid
+    assert sum(info.vendor is not None for info in systems.values()) > len(systems) // 2  # not a vacuous check
+
+
+def test_a_system_kg_did_not_mint_keeps_its_iri_as_its_key():
+    assert analyse.projections.system_key("https://w3id.org/agent-landscape/id/system/mem0--mem0-ai") == \
+        "mem0--mem0-ai"
+    assert analyse.projections.system_key("https://example.org/base/system/system/a-b") == "a-b"
+    for foreign in ("https://example.org/things#mem0", "https://example.org/system/Not An Id",
+                    "https://example.org/system/"):
+        assert analyse.projections.system_key(foreign) == foreign
 
 
 def test_the_snapshot_reads_every_edge_in_one_order_whatever_order_the_store_gives(bundled_store, edges_file):

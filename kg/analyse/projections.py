@@ -27,7 +27,7 @@ from pyoxigraph import QueryBoolean, QueryTriples
 from .. import queries
 from ..errors import QueryError, UsageError
 from ..store import GraphStore
-from ..vocab import EDGE_PROPERTIES, Iris
+from ..vocab import EDGE_PROPERTIES, Iris, is_record_id
 
 #: Edge types of the catalog, in the vocabulary's order.
 EDGE_TYPES: tuple[str, ...] = tuple(EDGE_PROPERTIES)
@@ -76,15 +76,19 @@ def _text(row: Any, key: str) -> str | None:
 
 
 def read_snapshot(store: GraphStore, iris: Iris | None = None) -> Snapshot:
-    """Systems and relations of ``store`` (queries select-analysis-systems and -relations)."""
+    """Systems and relations of ``store`` (queries select-analysis-systems, -vendors and -relations)."""
     iris = iris or Iris()
+    vendors = {row["vendor"].value: (row["vendorKey"].value, row["vendorName"].value)
+               for row in _select(store, "select-analysis-vendors", {}, iris)}
     systems: dict[str, SystemInfo] = {}
     by_iri: dict[str, str] = {}
     for row in _select(store, "select-analysis-systems", {}, iris):
-        info = SystemInfo(id=row["id"].value, iri=row["system"].value,
-                          name=_text(row, "name") or row["id"].value, section=_text(row, "section"),
-                          vendor=_text(row, "vendorKey") or _text(row, "vendor"),
-                          vendor_name=_text(row, "vendorName"))
+        iri = row["system"].value
+        key = system_key(iri)
+        vendor = _text(row, "vendor")
+        vendor_key, vendor_name = vendors.get(vendor, (vendor, None)) if vendor is not None else (None, None)
+        info = SystemInfo(id=key, iri=iri, name=_text(row, "name") or key, section=_text(row, "section"),
+                          vendor=vendor_key, vendor_name=vendor_name)
         systems[info.id] = info
         by_iri[info.iri] = info.id
     # the query leaves the order free: edges go into the graphs by source, type and target IRI
@@ -93,6 +97,20 @@ def read_snapshot(store: GraphStore, iris: Iris | None = None) -> Snapshot:
     relations = [(by_iri.get(source, source), by_iri.get(target, target), edge_type)
                  for source, edge_type, target in edges]
     return Snapshot(dict(sorted(systems.items())), relations)
+
+
+def system_key(iri: str) -> str:
+    """A system's node key: its record id, the last segment of the IRI kg minted for it
+    (``<base>system/<id>``, whatever the base), or the whole IRI of a system kg did not mint.
+
+    Read from the IRI, not from the store: at 45,600 records, reading each id too cost
+    0.3 s of the query's 1 s (each string is one lookup on disk).
+
+    >>> system_key("https://example.org/kg/system/mem0--mem0-ai"), system_key("https://example.org/x")
+    ('mem0--mem0-ai', 'https://example.org/x')
+    """
+    last = iri.rpartition("/system/")[2]
+    return last if "/system/" in iri and is_record_id(last) else iri
 
 
 def chosen_edge_types(edge_types: Iterable[str] | None) -> tuple[str, ...] | None:
