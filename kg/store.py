@@ -386,7 +386,7 @@ class GraphStore:
             raise StoreError(f"cannot convert the store {safe_text(folder)}: {reason(err)}") from None
         self._store = self._open_current()
 
-    def _write(self, method: str, *args: Any) -> None:
+    def _write(self, method: str, *args: Any, **options: Any) -> None:
         """Call the pyoxigraph write ``method``: in the current session, or in a session
         of its own (named, not bound: the session's store exists only once it began)."""
         with self.transaction():
@@ -394,7 +394,7 @@ class GraphStore:
                 self._end_stream()  # what follows may read or drop what the load was given
                 self._session.wrote = True
             try:
-                getattr(self._session.store if self._session is not None else self._store, method)(*args)
+                getattr(self._session.store if self._session is not None else self._store, method)(*args, **options)
             except (OSError, RuntimeError) as err:
                 raise StoreError(f"cannot write to the store: {reason(err)}") from None
 
@@ -475,8 +475,8 @@ class GraphStore:
             self._session.build.loaded += count
         if b"_:" in text:
             self._write("bulk_extend", [q for part in parts for q in part])
-        else:
-            self._write("bulk_load", text, RdfFormat.N_QUADS)
+        else:  # kg's own text, from terms pyoxigraph checked when they were made: see streamload.LENIENT
+            self._write("bulk_load", text, RdfFormat.N_QUADS, lenient=streamload.LENIENT)
 
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing)."""
