@@ -467,7 +467,6 @@ def _finish(store: GraphStore, iris: Iris, run: _Run, report: IngestReport) -> N
     if report.records:
         loaded = {q.subject for q in run.rdf if q.graph_name == iris.shared_graph}
         drop_unused_shared(store, iris, run.described_now | loaded)
-    store.compact_now()  # a build: the description counts the whole store, faster in merged files
     refresh_description(store, iris, run.told)
     store.flush()
     report.warnings += _dangling_edges(store, iris, run.edges)

@@ -39,7 +39,6 @@ def rebuild_store(source: GraphStore, snapshot: Snapshot, number: int, into: str
         target.remove_graphs([iris.changeset_graph(n) for n in changeset_numbers(target, iris)])
         if history:
             target.add_bulk(history)
-            target.compact()  # the ingest merged the release's files; the history came after
     return len(target)
 
 

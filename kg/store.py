@@ -76,7 +76,6 @@ class _Session:
     wrote: bool = False
     base: Store | None = None  # the version the session started from (read-only)
     compact: bool = False  # merge the new generation's files before it becomes current
-    compacted: bool = False  # merged already, once its bulk writes were done (``compact_now``)
     changes: Changes = field(default_factory=Changes)  # what its writes touched
     build: streamload.BuildLoad | None = None  # it started from an empty store: its one bulk load
 
@@ -330,7 +329,7 @@ class GraphStore:
             assert session.store is not None
             self._end_stream()
             session.store.flush()  # a read-only checkpoint of it must find everything in its files
-            if session.compact and not session.compacted:
+            if session.compact:
                 session.store.optimize()
         except (OSError, RuntimeError, StoreError) as err:
             self._abort()
@@ -506,29 +505,9 @@ class GraphStore:
         a bulk-loaded RocksDB store check many overlapping files, and after a compaction the
         named queries run 2-3x faster on disk. About a second for the bundled catalog, so it
         is done when a session fills an empty store (a build) and on request (``kg ingest
-        --compact``); small updates leave it to RocksDB. Asked for after ``compact_now``, it merges
-        again at the end (what was written since). In memory it does nothing."""
+        --compact``); small updates leave it to RocksDB. In memory it does nothing."""
         if self._session is not None:
             self._session.compact = True
-            self._session.compacted = False
-
-    def compact_now(self) -> None:
-        """Merge the files of the version being written now, when it is to be merged (``compact``),
-        rather than when it becomes current: called before the last reads of a session that count
-        the whole store. A build of 45,600 records counted its dataset description in 93 s on the
-        files its bulk load had left, against 10 s on merged files. What the session writes after
-        this (the description: a few hundred quads) stays in the files RocksDB writes for it; more
-        than that would slow the reads of what it touched (edges, history and shared resources
-        written after the merge: some queries 1.4-2.2x slower at 45,600)."""
-        session = self._session
-        if session is None or not session.compact or session.store is None or not session.seen_here():
-            return
-        self._end_stream()
-        try:
-            session.store.optimize()
-        except (OSError, RuntimeError) as err:
-            raise StoreError(f"cannot write to the store: {reason(err)}") from None
-        session.compacted = True
 
     def backup(self, folder: str | os.PathLike) -> None:
         """Write a consistent snapshot of the version this handle reads into ``folder``

@@ -233,39 +233,6 @@ def test_a_build_into_an_empty_store_compacts_it(tmp_path):
     assert _sst_files(built) < _sst_files(updated)
 
 
-def _merge_now_then_write(store: GraphStore, *, ask_again: bool) -> None:
-    with store.transaction():
-        store.compact()
-        for batch in range(6):
-            store.add_bulk([Quad(node(f"{batch}-{i}"), P, Literal(str(i)), G2) for i in range(2500)])
-        store.compact_now()  # merged here, not when the version becomes current
-        for batch in range(6, 9):
-            store.add_bulk([Quad(node(f"{batch}-{i}"), P, Literal(str(i)), G2) for i in range(2500)])
-        if ask_again:
-            store.compact()
-
-
-def test_compact_now_merges_at_once_and_what_follows_stays_unless_asked_again(tmp_path):
-    once, again = GraphStore(tmp_path / "once"), GraphStore(tmp_path / "again")
-    for store in (once, again):
-        store.replace_graphs({G1: marked(G1, "first")})  # not empty: no automatic compaction
-    _merge_now_then_write(once, ask_again=False)
-    _merge_now_then_write(again, ask_again=True)
-    assert _sst_files(again) < _sst_files(once)  # the three later loads' files merged at the end
-    dump = lambda s: sorted(str(q) for q in s.quads())  # noqa: E731
-    assert len(once) == 3 + 9 * 2500 and dump(once) == dump(again)
-
-
-def test_compact_now_outside_a_merging_session_changes_nothing(tmp_path):
-    store = GraphStore(tmp_path / "kg-store")
-    store.replace_graphs({G1: marked(G1, "first")})
-    store.compact_now()  # no session: nothing to merge
-    with store.transaction():
-        store.add_bulk([Quad(node(i), P, Literal(str(i)), G2) for i in range(2500)])
-        store.compact_now()  # a session that was not asked to merge
-    assert len(store) == 3 + 2500
-
-
 def test_bulk_writes_keep_every_quad_exactly_and_blank_nodes_by_label(tmp_path):
     """Large replacements go in as N-Quads text; the parser would rename blank nodes, so those keep the quad path."""
     from pyoxigraph import BlankNode
