@@ -235,6 +235,20 @@ def is_record_id(text: object) -> bool:
     return isinstance(text, str) and ID_PATTERN.match(text) is not None
 
 
+def system_key(iri: str) -> str:
+    """A system's node key: its record id, the last segment of the IRI kg minted for it
+    (``<base>system/<id>``, whatever the base), or the whole IRI of a system kg did not mint.
+
+    ``kg.analyse`` reads ids this way, not from the store: at 45,600 records, reading each id
+    too cost 0.3 s of select-analysis-systems' 1 s (each string is one lookup on disk).
+
+    >>> system_key("https://example.org/kg/system/mem0--mem0-ai"), system_key("https://example.org/x")
+    ('mem0--mem0-ai', 'https://example.org/x')
+    """
+    last = iri.rpartition("/system/")[2]
+    return last if "/system/" in iri and is_record_id(last) else iri
+
+
 class Iris:
     """Mints the stable IRIs of instance data under one configurable base.
 
