@@ -2,7 +2,7 @@
 
 Building a ``Quad`` costs about 2.3 us in pyoxigraph, and the loader only reads the quads'
 text. pyoxigraph prints every term in N-Triples syntax (escapes included), so the line of a
-quad is its four terms and a dot: 0.8 us a quad, the serialiser's own text byte for byte
+quad is its four terms and a dot: 0.6-0.8 us a quad, the serialiser's own text byte for byte
 (tests/test_nquads.py checks both on generated and on random terms).
 
 >>> from pyoxigraph import Literal, NamedNode
@@ -56,9 +56,25 @@ class GraphTriples(Sequence[Quad]):
     def nquads(self) -> str:
         """The graph's quads as N-Quads lines (made at the first call, on the caller's thread)."""
         if self._text is None:
-            graph = str(self.graph)
-            self._text = "".join([f"{s} {p} {o} {graph} .\n" for s, p, o in self.triples])
+            self._text = "".join(_lines(self.triples, f" {self.graph} .\n"))
         return self._text
+
+
+def _lines(triples: list[Triple], tail: str) -> list[str]:
+    """One line a triple, ending with ``tail``. A subject and a predicate recur from line to line
+    (a full record: 1,090 triples, a few hundred subjects, 80 predicates): each is printed once,
+    then looked up (0.62 against 0.77 us a line)."""
+    printed: dict[Any, str] = {}
+    lines = []
+    for s, p, o in triples:
+        subject = printed.get(s)
+        if subject is None:
+            subject = printed[s] = str(s)
+        predicate = printed.get(p)
+        if predicate is None:
+            predicate = printed[p] = str(p)
+        lines.append(f"{subject} {predicate} {o}{tail}")
+    return lines
 
 
 def text(parts: Iterable[Sequence[Quad]]) -> bytes:

@@ -178,3 +178,30 @@ def test_a_loader_error_is_a_store_error_and_the_build_is_thrown_away(tmp_path, 
             store.replace_graphs({graph(2): quads(graph(2), "b")})
     assert not loaders_running()
     assert len(GraphStore(tmp_path / "kg-store", read_only=True)) == 0
+
+
+def test_bulk_additions_join_the_running_load_of_a_build(tmp_path, counted):
+    store = GraphStore(tmp_path / "kg-store")
+    added = quads(graph(1), "added")  # into a graph the load was given: added to what it holds
+    with store.transaction():
+        store.replace_graphs({graph(1): quads(graph(1), "first")})
+        store.add_bulk(added + quads(graph(2), "other"))
+    assert len(counted) == 1
+    assert set(store.quads(graph(1))) == set(quads(graph(1), "first")) | set(added)
+    assert len(store) == 3 * (STREAM_FROM + 1)
+
+
+def test_a_streamed_build_writes_its_changeset_and_shared_graphs_in_the_same_load(tmp_path, counted, bundled_store):
+    """The build's last bulk writes (the changeset: every record added; the edges, catalog and
+    ontology graphs) join its one load; the store ends with the same quads as a build without it."""
+    from kg.ingestion import ingest_paths
+    from kg.vocab import PROV
+    from kg.sources import bundled_paths
+
+    store = GraphStore(tmp_path / "kg-store")
+    report = ingest_paths(store, bundled_paths())
+    assert report.records == 912 and report.changeset is not None
+    assert len(counted) == 1
+    times = {PROV.startedAtTime, PROV.endedAtTime}  # when each build ran
+    kept = lambda s: {q for q in s.quads() if q.predicate not in times}  # noqa: E731
+    assert kept(store) == kept(bundled_store)

@@ -118,7 +118,8 @@ class Recorder:
         if edges is not None:
             self._edges(changeset, [edge_to_json(e) for e in edges], edges_header or {})
         if catalog_header is not None:
-            old = header_from_quads(self.store.quads(self.iris.catalog_graph), self.iris.catalog_source)
+            catalog = self.iris.catalog_graph
+            old = header_from_quads(self._version_of([catalog]).quads(catalog), self.iris.catalog_source)
             changeset.headers += diff_headers({"catalog": old} if old is not None else {}, {"catalog": catalog_header})
         if changeset.empty:
             fresh = self._new_hash_quads()  # records of a store from before hashes: hashed, not changed
@@ -127,11 +128,24 @@ class Recorder:
             return None
         changeset.inputs = [input_file(path) for path in sources]
         changeset.ended = now()
-        number = max(changeset_numbers(self.store, self.iris), default=0) + 1
+        number = max(changeset_numbers(self._version_of(None), self.iris), default=0) + 1
         changeset.number = number
         self._add(changeset_quads(changeset.sort(), self.iris, number) + self._new_hash_quads())
         self._drop_old_hashes()
         return changeset
+
+    def _version_of(self, graphs: list[Any] | None) -> GraphStore:
+        """The version to read ``graphs`` from (None: the changeset graphs): the one the ingest
+        started from where the session has not written them, the same content as the session's,
+        and read without ending a build's one bulk load, so that the changeset joins it."""
+        written = self.store.written_graphs()
+        if written is None:
+            return self.store
+        if graphs is None:
+            touched = any(self.iris.changeset_number(g) is not None for g in written)
+        else:
+            touched = any(g in written for g in graphs)
+        return self.store if touched else self.stored
 
     def _add(self, quads: list[Quad]) -> None:
         """A small changeset by a plain transactional insert: the bulk loader pays off only for
@@ -151,7 +165,7 @@ class Recorder:
         self.removed = missing
 
     def _edges(self, changeset: Changeset, new: list[dict], header: dict) -> None:
-        stored = self.store.quads(self.iris.edges_graph)
+        stored = self._version_of([self.iris.edges_graph]).quads(self.iris.edges_graph)
         quads = list(stored)
         old = [edge_to_json(e) for e in edges_from_quads(quads, self.iris)]
         changeset.edges, reordered = diff_edges(old, new)
