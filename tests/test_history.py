@@ -407,3 +407,22 @@ def test_changes_within_a_limit_are_the_first_rows_of_every_change(sequence, lim
     assert got == every[:limit]
     since = kg.query(sequence["store"], "changes", {"after": "2", "limit": str(limit)})
     assert [_change_key(r) for r in since] == [k for k in every if int(k[0]) > 2][:limit]
+
+
+def test_two_ingests_in_one_session_read_what_the_session_wrote(tmp_path):
+    """The recorder reads the edges and the changeset numbers of the version the ingest started
+    from only where the session has not written them: a second ingest in the same session is
+    changeset 2, and its edges are compared with the first ingest's."""
+    edges = _load(EDGES)
+    changed = copy.deepcopy(edges)
+    changed["edges"][0]["evidence"] = "evidence changed in the same session"
+    (tmp_path / "edges2.json").write_text(json.dumps(changed), encoding="utf-8")
+    store = GraphStore(tmp_path / "kg-store")
+    with store.transaction():
+        first = ingest_paths(store, [str(SITE), str(EDGES)])
+        second = ingest_paths(store, [str(tmp_path / "edges2.json")])
+    assert first.changeset is not None and second.changeset is not None
+    assert (first.changeset.number, second.changeset.number) == (1, 2)
+    assert changeset_numbers(store, Iris()) == [1, 2]
+    assert [(e.kind, e.before, e.after) for e in second.changeset.edges] == [
+        ("changed", edges["edges"][0], changed["edges"][0])]
