@@ -2,7 +2,7 @@
 
 ``GraphStore`` wraps an embedded pyoxigraph store, on disk (the default for the
 CLI) or in memory. On disk, a store folder holds generations (see
-:mod:`kg.generations`): a write session builds the next generation from a cheap
+:mod:`kg.generations`): a write session (:mod:`kg.session`) builds the next generation from a cheap
 checkpoint of the current one and switches to it atomically when it ends, so a
 reader sees the whole old version or the whole new one, never a mix, and a write
 that is killed or fails leaves the previous version as it was.
@@ -33,7 +33,6 @@ import os
 import sys
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, cast
 
@@ -48,8 +47,9 @@ from .rdffiles import RDF_FORMATS
 from .sparql.binding import bind
 from .sparql.lexer import has_keyword
 from .sparql.updates import quads_replacement
+from .session import Session, begin as begin_session
 from .storefaults import is_storage_fault, open_read_only, open_writable, probe, reason
-from .writes import Changes, graphs_written
+from .writes import graphs_written
 
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
@@ -61,28 +61,6 @@ FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.
 def default_store_path() -> str:
     """The store directory: ``KG_STORE`` when set, else ./kg-store."""
     return os.environ.get("KG_STORE") or DEFAULT_STORE
-
-
-@dataclass
-class _Session:
-    """A write in progress: generation ``number`` open read-write (``store``), under the
-    writer lock, seen by the thread that began it and the threads it lends itself to
-    (``GraphStore.helping``); other threads read the current version."""
-    writer: generations.Lock
-    number: int
-    store: Store | None
-    thread: int
-    helpers: set[int] = field(default_factory=set)
-    wrote: bool = False
-    base: Store | None = None  # the version the session started from (read-only)
-    compact: bool = False  # merge the new generation's files before it becomes current
-    changes: Changes = field(default_factory=Changes)  # what its writes touched
-    build: streamload.BuildLoad | None = None  # it started from an empty store: its one bulk load
-
-    def seen_here(self) -> bool:
-        """Whether the calling thread reads this session (its own, or one lent to it)."""
-        me = threading.get_ident()
-        return me == self.thread or me in self.helpers
 
 
 MEMORY = ":memory:"  # the path of an in-memory store
@@ -104,7 +82,7 @@ class GraphStore:
         self.read_only = read_only
         self.generation = 0
         self._stamp: tuple[int, int, int, int] | None = None  # the pointer's stat when it was last read
-        self._session: _Session | None = None
+        self._session: Session | None = None
         self._reader: generations.Lock | None = None
         # handles on earlier versions, with their reader locks, until no thread reads them
         self._retired: list[tuple[Store, generations.Lock | None]] = []
@@ -291,79 +269,36 @@ class GraphStore:
         if self.read_only:
             raise StoreError(f"the store {safe_text(self.path)} was opened read-only")
         assert self.path is not None
-        folder = self.path
-        writer = generations.lock_writer(folder)
-        try:
-            if generations.current(folder) == 0:
-                self._migrate(folder)
-            base = generations.current(folder)
-            generations.clean(folder, keep=base)
-            number = generations.next_number(folder)
-            source = (self._store if self.generation == base
-                      else open_read_only(generations.generation_dir(folder, base)))
-            target = generations.generation_dir(folder, number)
-            try:
-                generations.create_lock_file(folder, number)
-                source.backup(str(target))  # hard links: milliseconds
-                store = open_writable(target)
-            except (OSError, RuntimeError, ValueError) as err:
-                generations.remove_generation(folder, number)
-                if isinstance(err, StoreError):
-                    raise
-                raise StoreError(f"cannot write to the store {safe_text(folder)}: {reason(err)}") from None
-        except BaseException:
-            writer.release()
-            raise
-        # a session that fills an empty store (a build) compacts it: see ``compact``
-        empty = next(iter(source), None) is None
-        self._session = _Session(writer, number, store, threading.get_ident(), base=source, compact=empty,
-                                 build=streamload.BuildLoad(store) if empty and streamload.available() else None)
+        self._session = begin_session(self.path, self._handle_on, self._migrate)
+
+    def _handle_on(self, generation: int) -> Store | None:
+        """This handle's store when it reads ``generation`` (a session's checkpoint is made from it)."""
+        return self._store if self.generation == generation else None
 
     def _commit(self) -> None:
-        session = self._session
-        assert session is not None and self.path is not None
-        if not session.wrote:
+        current = self._session
+        assert current is not None and self.path is not None
+        if not current.wrote:
             self._abort()  # nothing changed: keep the current generation
             return
         try:
-            assert session.store is not None
-            self._end_stream()
-            session.store.flush()  # a read-only checkpoint of it must find everything in its files
-            if session.compact:
-                session.store.optimize()
-        except (OSError, RuntimeError, StoreError) as err:
+            current.seal()
+            current.switch(self.path)
+        except StoreError:
             self._abort()
-            if isinstance(err, StoreError):
-                raise err from None
-            raise StoreError(f"cannot write to the store: {reason(err)}") from None
-        # closes the read-write store (the build's load holds it too) before its generation becomes current
-        session.store = session.base = session.build = None
-        try:
-            generations.write_pointer(self.path, session.number)  # the switch
-        except OSError as err:
-            self._abort()
-            raise StoreError(f"cannot write to the store {safe_text(self.path)}: {err.strerror or err}") from None
+            raise
         self._session = None
         try:
             self._store = self._open_current()
-            generations.clean(self.path, keep=session.number)
+            generations.clean(self.path, keep=current.number)
         finally:
-            session.writer.release()
+            current.writer.release()
 
     def _abort(self) -> None:
-        session = self._session
-        assert session is not None and self.path is not None
-        try:
-            self._end_stream()  # the loader must let go of the generation before it is removed
-        except StoreError:
-            pass  # the session is thrown away whole
+        current = self._session
+        assert current is not None and self.path is not None
         self._session = None
-        # closes the session's read-write store (and lets go of the old one)
-        session.store = session.base = session.build = None
-        try:
-            generations.remove_generation(self.path, session.number)
-        finally:
-            session.writer.release()
+        current.discard(self.path)
 
     def _migrate(self, folder: Path) -> None:
         """Make a plain store from before generations generation 1 (under the writer lock):
@@ -434,12 +369,8 @@ class GraphStore:
 
     def _end_stream(self) -> None:
         """End the session's bulk load, if one runs: after this, its store holds all it was given."""
-        session = self._session
-        if session is not None and session.build is not None:
-            try:
-                session.build.end()
-            except (OSError, RuntimeError) as err:
-                raise StoreError(f"cannot write to the store: {reason(err)}") from None
+        if self._session is not None:
+            self._session.end_stream()
 
     def remove_graphs(self, graphs: Iterable[NamedNode]) -> None:
         graphs = list(graphs)
