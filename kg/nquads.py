@@ -63,7 +63,7 @@ class GraphTriples(Sequence[Quad]):
 def _lines(triples: list[Triple], tail: str) -> list[str]:
     """One line a triple, ending with ``tail``. A subject and a predicate recur from line to line
     (a full record: 1,090 triples, a few hundred subjects, 80 predicates): each is printed once,
-    then looked up (0.62 against 0.77 us a line)."""
+    then looked up (a record's text in 0.71 against 0.85 us a line)."""
     printed: dict[Any, str] = {}
     lines = []
     for s, p, o in triples:

@@ -411,21 +411,20 @@ class GraphStore:
     def add(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (all or nothing); in a build whose one bulk load still
         runs, they join it (the session is the transaction)."""
-        quads = list(quads)
-        self._touch_quads(quads)
-        with self.transaction():
-            if not self._stream({}, quads):
-                self._write("extend", quads)
+        self._add("extend", list(quads))
 
     def add_bulk(self, quads: Iterable[Quad]) -> None:
         """Add many quads through the bulk loader: fast; on disk all or nothing with the
         session (in memory, a failure part-way can leave part of them written); like ``add``,
         they join the running bulk load of a build (a build's changeset: every record added)."""
-        quads = list(quads)
+        self._add("bulk_extend", list(quads))
+
+    def _add(self, method: str, quads: list[Quad]) -> None:
+        """Hand ``quads`` to a build's running load, else to the pyoxigraph write ``method``."""
         self._touch_quads(quads)
         with self.transaction():
             if not self._stream({}, quads):
-                self._write("bulk_extend", quads)
+                self._write(method, quads)
 
     def remove(self, quads: Iterable[Quad]) -> None:
         """Remove these quads (those the store lacks are ignored), in one transaction."""
