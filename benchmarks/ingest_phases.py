@@ -15,8 +15,9 @@ import sys
 import time
 from typing import Any
 
-from kg import background, ingestion, nquads
+from kg import background, description, ingestion, nquads
 from kg.history import recorder
+from kg.sources import inputs
 from kg.store import GraphStore
 
 TIMES: dict[str, float] = {}
@@ -47,7 +48,10 @@ def main(data: str, folder: str) -> None:
     _timed(GraphStore, "_end_stream", "the end of that bulk load (waiting for its last files)")
     _timed(nquads, "text", "writer thread: N-Quads text of a batch")
     _timed(GraphStore, "_commit", "commit (compaction, flush)")
+    _timed(inputs, "scan_file", "reading: the whole catalog file checked before the ingest (scan_file)")
     _timed(ingestion, "refresh_description", "dataset description")
+    _timed(description, "class_counts", "dataset description: instances per class")
+    _timed(GraphStore, "__len__", "the store's length (the description's count of triples)")
     _timed(ingestion, "_record_changeset", "changeset")
     shutil.rmtree(folder, ignore_errors=True)
     started, cpu = time.perf_counter(), time.process_time()
