@@ -50,7 +50,9 @@ Baselines on the same data, in the same run:
 Every child reports wall time, CPU time (its own and its worker processes'), peak
 RSS (``ru_maxrss``: the process peak, so it includes what a stage loaded before
 its timer started) and how busy the machine was meanwhile (load average, and the
-CPU share of other processes from /proc/stat). Raw results go to
+CPU share of other processes: the machine's busy time from /proc/stat less the child's
+whole CPU, its set-up before the timer included). Each timer starts after a sync of the
+disk, so that no stage pays for the write-back of what came before it. Raw results go to
 ``benchmarks/results/run-<timestamp>.json``; the report (``benchmarks/REPORT.md``)
 and its plot are rendered from them (``--report-only RESULTS.json`` renders again).
 
