@@ -320,7 +320,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def xml_forbidden(term: Any) -> str | None:
     """The first character of a literal's value (or of a string) that XML 1.0 forbids, as
-    ``U+XXXX``; None when there is none (IRIs, blank nodes and numbers never hold one).
+    ``U+`` and four hex digits; None when there is none (IRIs, blank nodes and numbers never hold one).
 
     >>> xml_forbidden(Literal("bell\x07")), xml_forbidden("tab\\tand newline\\n"), xml_forbidden(None)
     ('U+0007', None, None)
