@@ -88,7 +88,7 @@ KG_PROPERTIES = (
     # typed layer
     "vendor", "vendorKey", "vendorDerivedFrom", "vendorSource", "publicationVenue", "license",
     "licenseExpression", "spdxId", "osiApproved", "protocolSupport", "protocol", "supportMode",
-    "supportsProtocol", "assessed", "foldedName", "foldedDescription", "foldedClaims",
+    "supportsProtocol", "assessed", "searchText",
     "protocolSupportText", "taxonomyText", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
     "latestReleaseDate", "latestReleaseStart", "latestReleaseEnd",
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",

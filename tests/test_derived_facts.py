@@ -1,5 +1,4 @@
-"""The facts derived at ingest for fast queries (kg:foldedName, kg:foldedDescription,
-kg:foldedClaims, kg:assessed, kg:protocolSupportText, kg:taxonomyText; kg:observabilityWithoutEval is
+"""The facts derived at ingest for fast queries (kg:searchText, kg:assessed, kg:protocolSupportText, kg:taxonomyText; kg:observabilityWithoutEval is
 checked by the eval-orphans tests, which read only it, against the JSON) agree with the JSON
 and with the facts they summarise, and follow every replace of a record."""
 
@@ -14,7 +13,7 @@ from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, PROTOCOLS, SKOS, TAXONOMY_AXES, Iris
 
-FOLDED = {"name": KG.foldedName, "desc": KG.foldedDescription, "claims": KG.foldedClaims}
+SEARCH_LINES = ("id", "name", "desc", "claims")  # kg:searchText, a field a line
 RESEARCHED = {"real-data", "estimate"}
 FINDING_MODES = {KG.NativeSupport.value, KG.AdapterSupport.value, KG.ClientSupport.value, KG.NoSupportFound.value}
 
@@ -27,16 +26,21 @@ def folded(text: str) -> str:
 
 
 def expected_folded(record: dict) -> dict[str, str]:
+    """The id, and the name, description and claims folded, of those that fold to some text."""
     texts = {"name": record.get("name")}
     for slug in ("desc", "claims"):
         texts[slug] = ((record.get("cells") or {}).get(slug) or {}).get("value")
-    return {field: folded(text) for field, text in texts.items() if isinstance(text, str) and text}
+    found = {field: folded(text) for field, text in texts.items() if isinstance(text, str)}
+    return {"id": record["id"], **{field: text for field, text in found.items() if text}}
 
 
 def stored_folded(store: GraphStore, iris: Iris, record_id: str) -> dict[str, str]:
-    system = iris.system(record_id)
-    return {field: q.object.value for field, predicate in FOLDED.items()
-            for q in store.match(system, predicate, None, iris.record_graph(record_id))}
+    """The record's kg:searchText read back line by line (empty lines left out)."""
+    system, graph = iris.system(record_id), iris.record_graph(record_id)
+    [text] = [q.object.value for q in store.match(system, KG.searchText, None, graph)]
+    lines = text.split("\n")
+    assert len(lines) == len(SEARCH_LINES), text
+    return {field: line for field, line in zip(SEARCH_LINES, lines) if line}
 
 
 def test_the_folded_fields_are_the_json_fields_folded(bundled_store, iris, records):
