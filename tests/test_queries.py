@@ -900,7 +900,7 @@ def test_queries_that_read_the_whole_catalog_say_so_with_their_measured_cost(cap
     # one system's neighbourhood, or the description's counts and tallies
     for name in ("show", "related", "compare", "info", "coverage"):
         assert costs[name] == "", name
-    assert "Cost: reads every system's folded" in tool_description(queries.load("search"))
+    assert "Cost: reads every system's search text" in tool_description(queries.load("search"))
 
 
 def test_cli_formats(bundled_store, capsys):
