@@ -53,6 +53,8 @@ from .writes import graphs_written
 
 DEFAULT_STORE = "kg-store"
 DROP_CHUNK = 100  # graphs dropped by one update
+# a write of at most this many quads goes in one transaction, outside a build (``_bulk_extend``)
+TRANSACTION_MAX = 2000
 T = TypeVar("T")
 
 FORMATS: dict[str, RdfFormat] = RDF_FORMATS  # the one table of RDF formats (kg.rdffiles)
@@ -397,16 +399,16 @@ class GraphStore:
         # A few quads go in one transaction, but not in a build: there a write waits while
         # RocksDB merges the many level-0 files the build's load left (at 45,600 records the
         # description's 317 quads waited 100 s), and files the loader writes do not wait.
-        build = self._session is not None and self._session.build is not None
-        if count <= 2000 and not build:
+        build = self._session.build if self._session is not None else None
+        if count <= TRANSACTION_MAX and build is None:
             self._write("extend", [q for part in parts for q in part])
             return
         # As N-Quads text the loader parses and writes without holding the GIL (``bulk_extend``
         # holds it while it reads the Python quads), so a caller's thread can map the next
         # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
         text = nquads.text(parts)
-        if self._session is not None and self._session.build is not None:
-            self._session.build.loaded += count
+        if build is not None:
+            build.loaded += count
         if b"_:" in text:
             self._write("bulk_extend", [q for part in parts for q in part])
         else:  # kg's own text, from terms pyoxigraph checked when they were made: see streamload.LENIENT

@@ -1,6 +1,7 @@
-"""The facts derived at ingest for fast queries (kg:searchText, kg:assessed, kg:protocolSupportText, kg:taxonomyText; kg:observabilityWithoutEval is
-checked by the eval-orphans tests, which read only it, against the JSON) agree with the JSON
-and with the facts they summarise, and follow every replace of a record."""
+"""The facts derived at ingest for fast queries (kg:searchText, kg:assessed, kg:protocolSupportText,
+kg:taxonomyText; kg:observabilityWithoutEval is checked by the eval-orphans tests, which read only
+it, against the JSON) agree with the JSON and with the facts they summarise, and follow every
+replace of a record."""
 
 from __future__ import annotations
 

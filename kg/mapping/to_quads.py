@@ -361,7 +361,7 @@ def _typed_layer(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> None:
         if stars is not None:
             w.add(s, KG.githubStars, value_literal(stars))
     _vendor(w, iris, s, record, owner)
-    _folded(w, s, record)
+    _search_text(w, s, record)
     _license(w, iris, s, record)
     _protocols(w, iris, s, record)
     _deployment(w, s, record)
@@ -410,7 +410,7 @@ def _feature_summaries(w: _Writer, iris: Iris, s: NamedNode, record: Record) -> 
             w.add(node, KG.observabilityWithoutEval, Literal(", ".join(sorted(yes_columns["observability"]))))
 
 
-def _folded(w: _Writer, s: NamedNode, record: Record) -> None:
+def _search_text(w: _Writer, s: NamedNode, record: Record) -> None:
     """The search text, folded once here rather than in every query: the id, then the name,
     description and claims folded (``normalise.fold``), a line each; a field the record lacks,
     or that folds to nothing, is an empty line (ids need no folding: they are lower-case ASCII).
