@@ -18,7 +18,7 @@ def _matplotlib():
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise UsageError("plots need matplotlib: pip install 'kg[plot]'") from None
+        raise UsageError("plots need matplotlib: pip install 'agent-landscape-kg[plot]'") from None
     return Figure, FigureCanvasAgg
 
 

@@ -66,7 +66,7 @@ def _backend(backend: str) -> str:
     if backend == "auto":
         return "igraph" if _igraph() is not None else "networkx"
     if backend == "igraph" and _igraph() is None:
-        raise UsageError("the igraph backend needs python-igraph: pip install 'kg[fast]'")
+        raise UsageError("the igraph backend needs python-igraph: pip install 'agent-landscape-kg[fast]'")
     return backend
 
 
