@@ -90,6 +90,7 @@ def begin(folder: Path, current: Callable[[int], Store | None], migrate: Callabl
     or None; ``migrate``: makes a store from before generations generation 1)."""
     writer = generations.lock_writer(folder)
     try:
+        generations.refuse_damaged(folder)  # before anything is cleaned: a damaged store is never emptied
         if generations.current(folder) == 0:
             migrate(folder)
         base = generations.current(folder)
@@ -100,7 +101,7 @@ def begin(folder: Path, current: Callable[[int], Store | None], migrate: Callabl
             source = open_read_only(generations.generation_dir(folder, base))
         target = generations.generation_dir(folder, number)
         try:
-            generations.create_lock_file(folder, number)
+            generations.start_generation(folder, number)
             source.backup(str(target))  # hard links: milliseconds
             store = open_writable(target)
         except (OSError, RuntimeError, ValueError) as err:

@@ -92,6 +92,8 @@ class GraphStore:
             self._store = Store()
             return
         found = generations.kind(self.path)
+        if found == "damaged":
+            generations.refuse_damaged(self.path)
         if found in ("missing", "empty") and not read_only:
             self._create(self.path)
         elif found in ("missing", "empty"):
@@ -105,7 +107,10 @@ class GraphStore:
     @classmethod
     def open_existing(cls, path: str | os.PathLike, *, read_only: bool = False) -> "GraphStore":
         """Open a store that must already exist (reading commands never create one)."""
-        if generations.kind(Path(path)) in ("missing", "empty") or not Path(path).is_dir():
+        found = generations.kind(Path(path))
+        if found == "damaged":
+            generations.refuse_damaged(Path(path))
+        if found in ("missing", "empty") or not Path(path).is_dir():
             raise StoreError(f"no store at {path}: run 'kg build' or 'kg ingest' first (or pass --store)")
         return cls(path, read_only=read_only)
 
@@ -216,9 +221,9 @@ class GraphStore:
         writer = generations.lock_writer(folder)
         try:
             if generations.kind(folder) != "empty":
-                return  # another process made it meanwhile
-            generations.clean(folder, keep=0)  # what a killed creation left
-            generations.create_lock_file(folder, 1)
+                return  # another process made it meanwhile (a damaged store is refused when it is opened)
+            generations.clean(folder, keep=0)  # what a killed creation left (generations never current)
+            generations.start_generation(folder, 1)
             store = open_writable(generations.generation_dir(folder, 1))
             store.flush()
             del store
@@ -306,10 +311,10 @@ class GraphStore:
         """Make a plain store from before generations generation 1 (under the writer lock):
         a checkpoint of it, then the pointer, then its old files go."""
         self._store = Store()  # let go of the read-only handle on the old files
-        generations.clean(folder, keep=0)  # what a killed migration left
+        generations.clean(folder, keep=0)  # what a killed migration left (never current)
         try:
             old = open_writable(folder)  # read-write: its log is replayed and flushed into the copy
-            generations.create_lock_file(folder, 1)
+            generations.start_generation(folder, 1)
             old.flush()
             old.backup(str(generations.generation_dir(folder, 1)))
             del old
@@ -407,6 +412,7 @@ class GraphStore:
         # holds it while it reads the Python quads), so a caller's thread can map the next
         # records meanwhile. The parser renames blank nodes: quads with one keep ``bulk_extend``.
         text = nquads.text(parts)
+        nquads.forget(parts)  # the joined text is the one the loader reads
         if build is not None:
             build.loaded += count
         if b"_:" in text:
@@ -565,23 +571,24 @@ class GraphStore:
             raise StoreError(f"cannot read the store: {reason(err)}") from None
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None, *,
-              union: bool = True, default_graph: Any = None,
-              named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
+              union: bool = True, default_graph: Any = None, named_graphs: Any = None,
+              options: Mapping[str, Any] | None = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Run a SPARQL query with values bound to variables (never pasted into the text).
 
         ``bindings`` maps variable names to IRIs or literals, bound as constants throughout
         the query (:func:`kg.sparql.binding.bind`). With ``union`` the default graph is
         the union of all graphs; a query's own dataset (FROM / FROM NAMED, or
-        ``default_graph`` / ``named_graphs`` here) replaces it.
+        ``default_graph`` / ``named_graphs`` here) replaces it. ``options`` go to
+        pyoxigraph's ``Store.query`` as they are (``base_iri``, ``custom_functions``).
         """
         return self._query(self._view(), sparql, bindings, union=union, default_graph=default_graph,
-                           named_graphs=named_graphs)
+                           named_graphs=named_graphs, options=options)
 
     def _query(self, store: Store, sparql: str, bindings: Mapping[str, Any] | None = None, *,
-               union: bool = True, default_graph: Any = None,
-               named_graphs: Any = None) -> QuerySolutions | QueryBoolean | QueryTriples:
+               union: bool = True, default_graph: Any = None, named_graphs: Any = None,
+               options: Mapping[str, Any] | None = None) -> QuerySolutions | QueryBoolean | QueryTriples:
         text = bind(sparql, bindings) if bindings else sparql
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = dict(options or {})
         if default_graph is not None or named_graphs is not None:
             if default_graph is not None:
                 kwargs["default_graph"] = default_graph

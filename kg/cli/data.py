@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Any, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
+from ..outpaths import OutputPath, output_path, writing
 from ..vocab import ATTRIBUTION
 from .common import (EXIT_OK, EXIT_QUARANTINE, EXIT_VIOLATIONS, colour_on, err, existing_store, iris, paint,
                      paint_report, progress_printer, writable_store)
@@ -22,7 +20,7 @@ if TYPE_CHECKING:
 
 MAX_WARNING_LINES = 50
 FINDING_LINES = 10  # rule findings shown one a line; beyond them, a summary by rule
-MAX_CELLS_TEXT, MAX_BYTES_TEXT = "2000", "1048576 (1 MiB)"  # kg.sources.checks' caps (tests check they agree)
+MAX_CELLS_TEXT, MAX_BYTES_TEXT = "2000", "8388608 (8 MiB)"  # kg.sources.checks' caps (tests check they agree)
 
 
 # -- ingest, build -------------------------------------------------------------
@@ -80,8 +78,8 @@ def _report_quarantine(report: "IngestReport", args: argparse.Namespace) -> None
         err(f"{paint('warning:', 'yellow', colour)} {item}")
     if len(report.warnings) > MAX_WARNING_LINES:
         err(f"warning: ... and {len(report.warnings) - MAX_WARNING_LINES} more warnings")
-    if getattr(args, "quarantine", None) and report.quarantined:
-        with atomic_file(args.quarantine) as out:
+    if getattr(args, "quarantine_to", None):  # written even when empty: a FIFO's reader gets its end
+        with writing(args.quarantine_to) as out:
             for item in report.quarantined:
                 line: dict[str, Any] = {"source": item.source, "index": item.index, "id": item.record_id,
                                         "path": item.path, "message": item.message}
@@ -114,8 +112,8 @@ def _report_findings(report: "IngestReport", args: argparse.Namespace, *, valida
     from ..validation.at_ingest import summary_text
 
     findings = report.findings
-    if getattr(args, "report", None):
-        with atomic_file(args.report) as out:
+    if getattr(args, "report_to", None):
+        with writing(args.report_to) as out:
             for finding in findings:
                 out.write(_json_line(finding.to_json()))
     if not findings:
@@ -156,9 +154,19 @@ def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespa
     err(f"store: {description['triples']} triples" + (f"; {classes}" if classes else ""))
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """``--report`` and ``--quarantine`` checked before anything is read (``kg.outpaths``)."""
+    args.report_to = output_path(args.report, "--report", args.paths) if args.report else None
+    args.quarantine_to = output_path(args.quarantine, "--quarantine", args.paths) if args.quarantine else None
+    if args.report_to and args.quarantine_to and not args.report_to.stream \
+            and args.report_to.target == args.quarantine_to.target:
+        raise UsageError("--report and --quarantine name the same file; give two")
+
+
 def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     from ..ingestion import ingest_paths
 
+    _check_outputs(args)
     store = writable_store(args)
     report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
                           format=getattr(args, "format", None), graph=getattr(args, "graph", None),
@@ -248,32 +256,12 @@ def run_export(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output and args.output != "-" else None)
     if fmt is None:
         raise UsageError("say which format with --format (or give -o FILE with a known extension)")
-    if args.output and args.output != "-":
-        with atomic_file(args.output) as out:
-            _export_to(args, fmt, out)
+    target: OutputPath = output_path(args.output or "-", "-o")
+    with writing(target) as out:
+        _export_to(args, fmt, out)
+    if target.target != "-":
         err(f"wrote {fmt} to {args.output}")
-    else:
-        _export_to(args, fmt, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
     return EXIT_OK
-
-
-@contextmanager
-def atomic_file(path: str) -> Iterator[IO[bytes]]:
-    """A file written beside ``path`` and renamed onto it once complete: a failed export
-    leaves no half-written file (and an older file at ``path`` stays as it was)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".kg-export-", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            yield out
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 # -- info --------------------------------------------------------------------------

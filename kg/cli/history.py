@@ -140,8 +140,10 @@ def options_checkout(p: argparse.ArgumentParser) -> None:
 
 def run_checkout(args: argparse.Namespace) -> int:
     from ..history.checkout import catalog_document, snapshot_at
-    from .data import atomic_file
+    from ..outpaths import output_path, writing
 
+    to_stdout = not args.into or args.output == "-"
+    target = output_path(args.output, "-o") if args.output else None  # checked before anything is read
     source = existing_store(args)
     snapshot = snapshot_at(source, iris(args), args.changeset)
     document = catalog_document(snapshot)
@@ -155,11 +157,11 @@ def run_checkout(args: argparse.Namespace) -> int:
         print(f"rebuilt the store at changeset {args.changeset} in {args.into} ({counts}; {quads} quads)",
               file=sys.stderr)
     data = (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode()
-    if args.output and args.output != "-":
-        with atomic_file(args.output) as out:
+    if target is not None and target.target != "-":
+        with writing(target) as out:
             out.write(data)
         print(f"wrote the catalog at changeset {args.changeset} to {args.output} ({counts})", file=sys.stderr)
-    elif not args.into or args.output == "-":
+    elif to_stdout:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     return EXIT_OK

@@ -4,20 +4,25 @@ Every input is read and checked here, before the caller writes anything: an
 unreadable file among good ones changes nothing. Memory stays bounded whatever the
 input: JSON files are kept in memory between that check and the write only while
 they total under ``KEEP_BYTES``; beyond, each is read again when its turn comes
-(large ones one record at a time, ``kg.sources.stream``), and stdin beyond it is
-spooled to a temporary file first.
+(large ones one record at a time, ``kg.sources.stream``). A stream (stdin, or a path
+that is not a regular file: a FIFO, ``/dev/stdin``, a device) is read once: kept in
+memory up to ``KEEP_BYTES``, beyond that spooled to a temporary file, up to
+``MAX_STREAM_BYTES``; more is refused, and so is a stream that starts with NUL bytes.
 """
 
 from __future__ import annotations
 
-import shutil
+import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import IO
 
 from pyoxigraph import NamedNode
 
 from ..errors import SourceError
+from ..rdffiles import check_start
 from ..resources import resource_dir
 from . import rdf
 from .json_files import Batch, json_files_in, read_paths
@@ -27,6 +32,8 @@ from .stream import STREAM_MIN_BYTES, CatalogStream, scan_file, scan_whole
 
 Input = Batch | CatalogStream | RdfDocument
 KEEP_BYTES = 16 * 1024 * 1024  # JSON kept in memory from the check to the write, over all files
+MAX_STREAM_BYTES = 2 * 1024 * 1024 * 1024  # stdin, a FIFO, a device: more is refused (a regular file has no cap)
+_COPY_BYTES = 1 << 20
 
 
 def bundled_paths() -> list[str]:
@@ -57,7 +64,7 @@ def read_inputs(paths: list[str], *, stream_min_bytes: int | None = STREAM_MIN_B
             continue
         path = Path(name)
         if name == "-":
-            inputs.append(_stdin_input(stream_min_bytes, budget, limit))
+            inputs.append(_stream_input(sys.stdin.buffer, "<stdin>", budget, limit))
             continue
         if path.is_dir():
             files = json_files_in(path)
@@ -91,6 +98,8 @@ def _file_input(file: Path, stream_min_bytes: int | None, graph: NamedNode | Non
     implied = rdf_format_for_path(file) if source is None else None
     if implied is not None:
         return _rdf_input(str(file), implied, graph)
+    if source is None and _is_stream(file):
+        return _path_stream(file, budget, limit)
     size = file.stat().st_size if file.is_file() else 0
     if stream_min_bytes is not None and file.is_file() and size >= stream_min_bytes:
         return scan_file(file, source, limit)
@@ -99,20 +108,76 @@ def _file_input(file: Path, stream_min_bytes: int | None, graph: NamedNode | Non
     return read_file(file, source, limit)
 
 
-def _stdin_input(stream_min_bytes: int | None, budget: _Budget, limit: int) -> Input:
-    """Standard input: read whole when it fits the budget, else spooled to a temporary file and streamed."""
-    head = sys.stdin.buffer.read(KEEP_BYTES + 1)
-    if len(head) <= KEEP_BYTES or budget.left is None:
-        rest = sys.stdin.buffer.read() if budget.left is None else b""
-        return read_bytes(head + rest, "<stdin>", limit)
+def _is_stream(file: Path) -> bool:
+    """Whether ``file`` exists and is not a regular file (a FIFO, a device): read once, as stdin is."""
+    try:
+        return not stat.S_ISREG(os.stat(file).st_mode)
+    except OSError:
+        return False  # the reader says what is wrong with it
+
+
+def _path_stream(file: Path, budget: _Budget, limit: int) -> Input:
+    try:
+        handle = open(file, "rb")
+    except OSError as err:
+        raise SourceError(str(file), f"cannot be read: {err.strerror or err}") from None
+    with handle:
+        return _stream_input(handle, str(file), budget, limit)
+
+
+def _stream_input(stream: IO[bytes], source: str, budget: _Budget, limit: int) -> Input:
+    """A stream (stdin, a FIFO, a device) read once: whole when it fits ``KEEP_BYTES`` (or when
+    nothing is streamed), else spooled to a temporary file and streamed from there; refused
+    beyond ``MAX_STREAM_BYTES`` or when it starts with NUL bytes (``/dev/zero``)."""
+    head = _read(stream, source, KEEP_BYTES + 1)
+    check_start(head, source)  # before anything more is read
+    if len(head) <= KEEP_BYTES:
+        return read_bytes(head, source, limit)
+    if budget.left is None:
+        return read_bytes(head + _read(stream, source, MAX_STREAM_BYTES + 1 - len(head), capped=True),
+                          source, limit)
     spool = tempfile.NamedTemporaryFile(prefix="kg-stdin-", suffix=".json")
-    spool.write(head)
-    shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
-    spool.flush()
-    found = _file_input(Path(spool.name), 0, None, _Budget(0), limit, "<stdin>")
+    try:
+        spool.write(head)
+        _copy(stream, spool, source, MAX_STREAM_BYTES - len(head))
+        spool.flush()
+        found = _file_input(Path(spool.name), 0, None, _Budget(0), limit, source)
+    except BaseException:
+        spool.close()  # the spool goes at once, not when it is collected
+        raise
     if isinstance(found, CatalogStream):
         found.spool = spool  # removed when the stream is dropped
+    else:
+        spool.close()
     return found
+
+
+def _read(stream: IO[bytes], source: str, size: int, capped: bool = False) -> bytes:
+    """Up to ``size`` bytes of ``stream``; with ``capped``, reading all ``size`` is the cap error."""
+    try:
+        data = stream.read(size)
+    except OSError as err:
+        raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
+    if capped and len(data) >= size:
+        raise _too_long(source)
+    return data
+
+
+def _copy(stream: IO[bytes], spool: IO[bytes], source: str, left: int) -> None:
+    """The rest of ``stream`` into ``spool``, at most ``left`` bytes (more is the cap error)."""
+    while True:
+        data = _read(stream, source, _COPY_BYTES)
+        if not data:
+            return
+        if len(data) > left:
+            raise _too_long(source)
+        spool.write(data)
+        left -= len(data)
+
+
+def _too_long(source: str) -> SourceError:
+    return SourceError(source, f"is a stream of more than {MAX_STREAM_BYTES:,} bytes, the cap on stdin, FIFOs and "
+                               "devices (kg.sources.inputs.MAX_STREAM_BYTES): save it to a file and give its path")
 
 
 def _rdf_input(name: str, fmt: str, graph: NamedNode | None) -> RdfDocument:
