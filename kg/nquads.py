@@ -32,7 +32,7 @@ class GraphTriples(Sequence[Quad]):
     def __init__(self, graph: NamedNode, triples: list[Triple]) -> None:
         self.graph = graph
         self.triples = triples
-        self._text: str | None = None
+        self._text: bytes | None = None
 
     def __len__(self) -> int:
         return len(self.triples)
@@ -53,11 +53,16 @@ class GraphTriples(Sequence[Quad]):
         graph = self.graph
         return (Quad(s, p, o, graph) for s, p, o in self.triples)
 
-    def nquads(self) -> str:
-        """The graph's quads as N-Quads lines (made at the first call, on the caller's thread)."""
+    def nquads(self) -> bytes:
+        """The graph's quads as N-Quads lines, UTF-8 (made at the first call, on the caller's thread, and
+        kept as bytes: a record's text as ``str`` takes 2 bytes a character once one is not Latin-1)."""
         if self._text is None:
-            self._text = "".join(_lines(self.triples, f" {self.graph} .\n"))
+            self._text = "".join(_lines(self.triples, f" {self.graph} .\n")).encode()
         return self._text
+
+    def forget_text(self) -> None:
+        """Drop the text made by ``nquads`` (once handed to the loader it is not needed again)."""
+        self._text = None
 
 
 def _lines(triples: list[Triple], tail: str) -> list[str]:
@@ -77,8 +82,20 @@ def _lines(triples: list[Triple], tail: str) -> list[str]:
     return lines
 
 
+def texts(parts: Iterable[Sequence[Quad]]) -> list[bytes]:
+    """The N-Quads text of each of these sequences of quads, in order: a ``GraphTriples`` writes its
+    own, any other sequence goes through pyoxigraph's serialiser."""
+    return [part.nquads() if isinstance(part, GraphTriples) else serialize(part, format=RdfFormat.N_QUADS) or b""
+            for part in parts]
+
+
 def text(parts: Iterable[Sequence[Quad]]) -> bytes:
-    """The N-Quads text of these sequences of quads, one after the other: a ``GraphTriples``
-    writes its own, any other sequence goes through pyoxigraph's serialiser."""
-    return b"".join(part.nquads().encode() if isinstance(part, GraphTriples)
-                    else serialize(part, format=RdfFormat.N_QUADS) or b"" for part in parts)
+    """The N-Quads text of these sequences of quads, one after the other (see ``texts``)."""
+    return b"".join(texts(parts))
+
+
+def forget(parts: Iterable[Sequence[Quad]]) -> None:
+    """Drop the text the ``GraphTriples`` among ``parts`` made (the loader has it)."""
+    for part in parts:
+        if isinstance(part, GraphTriples):
+            part.forget_text()

@@ -202,3 +202,19 @@ def test_the_scale_floors_are_decided_on_the_runs_at_912_and_45600():
     slow = checks["every named query at 45,600 records under 1 s"]
     assert slow["holds"] is False and "1 of 2 under" in slow["value"] and "slow 3.00 s" in slow["value"]
     assert checks["peak RSS under 4 GB for every stage at 45,600"]["holds"] is False
+
+
+def test_the_memory_benchmark_runs_every_input_shape_as_a_user_would(tmp_path):
+    """benchmarks/jsonl_memory.py at a tiny size: it runs the real ``kg ingest`` on every shape and writes
+    its report (the floors are for 9,120 records; nothing here checks a figure)."""
+    spec = importlib.util.spec_from_file_location("bench_memory", ROOT / "benchmarks" / "jsonl_memory.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "memory.md"
+    module.main(["--records", "12", "--wide-records", "2", "--wide-cells", "30", "--out", str(out)])
+    text = out.read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| input")]
+    assert len(rows) == len(module.CASES)
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert int(cells[-1]) in module.RAN and float(cells[3]) > 20, row  # it ran; a peak was measured

@@ -97,6 +97,29 @@ def test_a_build_goes_through_one_load_and_keeps_every_quad(tmp_path, counted):
     assert set(store.quads()) == {q for qs in given.values() for q in qs}
 
 
+def test_a_build_loads_in_turns_of_load_quads_never_more_than_two_at_once_and_keeps_every_quad(
+        tmp_path, counted, monkeypatch):
+    """One load of a whole build held three of pyoxigraph's million-quad batches at once (2.2 GB at 9,120
+    full records): a load reads ``LOAD_QUADS`` and then writes them while the next one reads."""
+    monkeypatch.setattr(streamload, "LOAD_QUADS", STREAM_FROM + 1)
+    running = []
+    original = streamload.StreamLoad.write
+
+    def write(self, text):
+        running.append(len(loaders_running()))
+        original(self, text)
+
+    monkeypatch.setattr(streamload.StreamLoad, "write", write)
+    store = GraphStore(tmp_path / "kg-store")
+    given = {graph(n): quads(graph(n), f"v{n}") for n in range(5)}
+    with store.transaction():
+        for g, qs in given.items():
+            store.replace_graphs({g: qs})
+    assert len(counted) == 5 and max(running) <= 2
+    assert not loaders_running()
+    assert set(store.quads()) == {q for qs in given.values() for q in qs}
+
+
 def test_a_read_in_the_session_sees_all_written_so_far(tmp_path, counted):
     store = GraphStore(tmp_path / "kg-store")
     with store.transaction():

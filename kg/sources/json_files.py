@@ -103,25 +103,30 @@ STRICT_HOOKS: dict[str, Any] = {"object_pairs_hook": _no_duplicate_keys, "parse_
                                 "parse_float": _finite, "parse_int": _integer}
 
 
+class NestedTooDeep(ValueError):
+    """A JSON value nests deeper than ``MAX_DEPTH``: the reader may set aside the record it is, or
+    read a document again record by record, so that the cap costs only the record that breaks it."""
+
+
 def parse_json(text: str) -> Any:
     """Strict JSON: no NaN/Infinity, no duplicate keys, no numbers that overflow to infinity,
     no nesting deeper than ``MAX_DEPTH``.
 
-    Raises ``ValueError`` (``json.JSONDecodeError`` for syntax errors).
+    Raises ``ValueError`` (``json.JSONDecodeError`` for syntax errors, ``NestedTooDeep`` for nesting).
 
     >>> parse_json('{"a": [1, 2.5, "x"]}')
     {'a': [1, 2.5, 'x']}
     >>> parse_json('[' * 65 + ']' * 65)
     Traceback (most recent call last):
     ...
-    ValueError: nested more than 64 levels deep
+    kg.sources.json_files.NestedTooDeep: nested more than 64 levels deep
     """
     try:
         doc = json.loads(text, **STRICT_HOOKS)
     except RecursionError:
-        raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+        raise NestedTooDeep(f"nested more than {MAX_DEPTH} levels deep") from None
     if json_depth(doc) > MAX_DEPTH:
-        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+        raise NestedTooDeep(f"nested more than {MAX_DEPTH} levels deep")
     return doc
 
 
@@ -141,7 +146,11 @@ def json_problem(err: ValueError) -> str:
     return f"invalid JSON: {err}"
 
 
-MAX_ITEM_BYTES = 1024 * 1024  # a record of more UTF-8 JSON is set aside (kg.sources.checks)
+# A record of more UTF-8 JSON is set aside (kg.sources.checks). The cap bounds memory (a record is
+# parsed, mapped and written whole), it does not judge content: 8 MiB is far beyond a record anyone
+# writes by hand (the catalog's largest is about 5 KB; a 1 MiB description goes in), and the ingest's
+# batches are weighed by bytes (kg.ingestion.BATCH_BYTES), so a few such records stay bounded too.
+MAX_ITEM_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -153,7 +162,21 @@ class Oversized:
     record_id: str | None
 
 
-_ID_AT_START = re.compile(r'^\s*\{\s*"id"\s*:\s*"([a-z0-9-]{1,200})"')
+@dataclass(frozen=True)
+class TooDeep:
+    """A record nested deeper than ``MAX_DEPTH``: it stands in for the record (not kept, perhaps not
+    even decodable), and the item checks set it aside. ``record_id``: its id as its start shows it."""
+
+    record_id: str | None
+
+
+_ID_AT_START = re.compile(r'\s*\{\s*"id"\s*:\s*"([a-z0-9-]{1,200})"')
+
+
+def id_at(text: str, pos: int = 0) -> str | None:
+    """The id of the record whose JSON starts at ``pos`` of ``text``, when its first member shows it."""
+    found = _ID_AT_START.match(text, pos)
+    return found.group(1) if found else None
 
 
 def oversized(line: str, limit: int) -> Oversized | None:
@@ -163,8 +186,7 @@ def oversized(line: str, limit: int) -> Oversized | None:
     size = len(line.encode("utf-8", "surrogatepass"))
     if size <= limit:
         return None
-    found = _ID_AT_START.match(line)
-    return Oversized(size, found.group(1) if found else None)
+    return Oversized(size, id_at(line))
 
 
 def looks_like_json_lines(text: str) -> bool:
@@ -193,6 +215,8 @@ def _json_lines(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
             continue
         try:
             items.append(parse_json(line))
+        except NestedTooDeep:  # the cap costs this record only
+            items.append(TooDeep(id_at(line)))
         except json.JSONDecodeError as err:
             raise SourceError(source, f"invalid JSON Lines at line {number} column {err.colno}: {err.msg}") from None
         except ValueError as err:
@@ -295,6 +319,13 @@ def read_text(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
         return _json_lines(text, source, limit)
     try:
         doc = parse_json(text)
+    except NestedTooDeep as err:
+        from .stream import deep_document  # a catalog or list read record by record: one deep record costs itself
+
+        found = deep_document(text, source)
+        if found is None:
+            raise SourceError(source, json_problem(err)) from None
+        return found
     except ValueError as err:
         raise SourceError(source, json_problem(err)) from None
     return batch_from_document(doc, source)

@@ -12,20 +12,23 @@ one record at a time. Memory stays bounded by the largest record, not the file.
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import IO, Any, Iterator
 
 from ..errors import SourceError
-from .json_files import (BULK, LIST_NOTE, MAX_DEPTH, MAX_ITEM_BYTES, RECORDS, STRICT_HOOKS, Batch,
-                         batch_from_document, check_start, json_depth, json_problem, oversized, parse_json, read_file,
-                         shape_error)
+from .json_files import (BULK, LIST_NOTE, MAX_DEPTH, MAX_ITEM_BYTES, RECORDS, STRICT_HOOKS, Batch, NestedTooDeep,
+                         TooDeep, batch_from_document, check_start, id_at, json_depth, json_problem, oversized,
+                         parse_json, read_file, shape_error)
 
 STREAM_MIN_BYTES = 64 * 1024 * 1024  # kg ingest streams catalog files at least this large
 _READ_BYTES = 1 << 20
 _BLANK = re.compile(r"[ \t\n\r]*")
+_STRING_OR_BRACKET = re.compile(r'["\[\]{}]')
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)  # the rest of a string, its closing quote included
 _STRICT = json.JSONDecoder(**STRICT_HOOKS)
 _PLAIN = json.JSONDecoder()  # the second reading: the first one proved the strict rules hold
 _ITEM = object()      # key of an item of the records list
@@ -47,11 +50,11 @@ class _Window:
     Errors carry the line and column in the whole file, as ``read_text`` gives them.
     """
 
-    def __init__(self, path: Path, source: str, decoder: json.JSONDecoder) -> None:
+    def __init__(self, path: Path | None, source: str, decoder: json.JSONDecoder, file: IO[bytes] | None = None) -> None:
         self.source = source
         self.decoder = decoder
         try:
-            self.file = open(path, "rb")
+            self.file = file if file is not None else open(path or "", "rb")
         except OSError as err:
             raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
         self.utf8 = codecs.getincrementaldecoder("utf-8-sig")()
@@ -109,6 +112,53 @@ class _Window:
 
     def value(self) -> Any:
         """Decode the next JSON value, reading more of the file while it is cut off."""
+        try:
+            return self._decode()
+        except RecursionError:
+            raise SourceError(self.source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep") from None
+
+    def item(self) -> Any:
+        """The next record of a list: its value, or a ``TooDeep`` for one nested too deep to decode (stepped
+        over, so that the cap costs this record only)."""
+        self.peek()
+        start = self.pos
+        try:
+            return self._decode()
+        except RecursionError:
+            self.pos = start
+            record_id = id_at(self.text, start)
+            self.skip()
+            return TooDeep(record_id)
+
+    def skip(self) -> None:
+        """Step over the next value (a list or an object) without decoding it: strings whole, brackets counted."""
+        depth = 0
+        while True:
+            found = _STRING_OR_BRACKET.search(self.text, self.pos)
+            if found is None:
+                self.pos = len(self.text)
+                self._more()
+                continue
+            self.pos = found.end()
+            char = found.group()
+            if char == '"':
+                rest = _STRING_REST.match(self.text, self.pos)
+                while rest is None:  # cut off by the window's end: read on (what was read of it is dropped)
+                    self._more()
+                    rest = _STRING_REST.match(self.text, self.pos)
+                self.pos = rest.end()
+                continue
+            depth += 1 if char in "[{" else -1
+            if depth == 0:
+                return
+
+    def _more(self) -> None:
+        """Read on; at the end of the file, the error of a value cut off."""
+        if self.eof:
+            raise self.fail("Unterminated value")
+        self.read()
+
+    def _decode(self) -> Any:
         self.peek()
         while True:
             try:
@@ -119,8 +169,6 @@ class _Window:
                     self.read(max(_READ_BYTES, len(self.text) - self.pos))  # doubles: linear in the value
                     continue
                 raise self.fail(err.msg, err.pos) from None
-            except RecursionError:
-                raise SourceError(self.source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep") from None
             except ValueError as err:  # the strict rules: duplicate keys, NaN, huge numbers
                 raise SourceError(self.source, json_problem(err)) from None
             if end == len(self.text) and not self.eof:  # a number may go on in the next window
@@ -160,7 +208,7 @@ def _members(window: _Window) -> Iterator[tuple[Any, Any]]:
                 window.pos += 1
             else:
                 while True:
-                    yield _ITEM, window.value()
+                    yield _ITEM, window.item()
                     if _ends(window, "]"):
                         break
         else:
@@ -236,7 +284,7 @@ def _list_items(window: _Window) -> Iterator[Any]:
         window.pos += 1
     else:
         while True:
-            yield window.value()
+            yield window.item()
             if _ends(window, "]"):
                 break
     if window.peek():
@@ -267,10 +315,15 @@ def _lines(path: Path, source: str, *, strict: bool, limit: int) -> Iterator[Any
                 yield too_big
                 continue
             if not strict:
-                yield _PLAIN.decode(line)
+                try:
+                    yield _PLAIN.decode(line)
+                except RecursionError:
+                    yield TooDeep(id_at(line))
                 continue
             try:
                 yield parse_json(line)
+            except NestedTooDeep:  # set aside as a bad record: the cap costs this line only
+                yield TooDeep(id_at(line))
             except json.JSONDecodeError as err:
                 raise SourceError(source, f"invalid JSON Lines at line {number} column {err.colno}: "
                                           f"{err.msg}") from None
@@ -291,28 +344,41 @@ def scan_catalog(path: str | Path, source: str | None = None) -> CatalogStream |
     except OSError as err:
         raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
     window = _Window(path, source, _STRICT)
+    try:
+        found = _catalog_members(window, keep=False)
+    finally:
+        window.close()
+    if found is None:
+        return None
+    others, count = found
+    batch = batch_from_document({**others, "records": []}, source)
+    return CatalogStream(source, path, batch.header or {}, count, stamp, batch.companion)
+
+
+def _catalog_members(window: _Window, *, keep: bool) -> tuple[dict[str, Any], Any] | None:
+    """The members of a catalog document but its records, and its records (``keep``) or their count;
+    None when it is not a catalog. A record nested deeper than ``MAX_DEPTH`` is kept or counted as a
+    record (the item checks set it aside); any other member that deep fails the whole file."""
     others: dict[str, Any] = {}
+    records: list[Any] = []
     count, listed = 0, False
     try:
         for key, value in _members(window):
             if key is _ITEM:
-                if json_depth(value) > MAX_DEPTH - 2:  # the document nests two levels above a record
-                    raise SourceError(source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
                 count += 1
+                if keep:
+                    records.append(value)
             elif value is _RECORDS:
                 listed = True
             else:
                 if json_depth(value) > MAX_DEPTH - 1:
-                    raise SourceError(source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
+                    raise SourceError(window.source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
                 others[key] = value
     except _NotCatalog:
         return None
-    finally:
-        window.close()
     if not listed:
         return None
-    batch = batch_from_document({**others, "records": []}, source)
-    return CatalogStream(source, path, batch.header or {}, count, stamp, batch.companion)
+    return others, records if keep else count
 
 
 def _starts_json_lines(path: Path) -> bool:
@@ -351,9 +417,7 @@ def scan_list(path: str | Path, source: str | None = None) -> CatalogStream | No
     window = _Window(path, source, _STRICT)
     count, records = 0, False
     try:
-        for item in _list_items(window):
-            if json_depth(item) > MAX_DEPTH - 1:
-                raise SourceError(source, f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
+        for item in _list_items(window):  # one nested too deep is a bad record, set aside later
             records = records or (isinstance(item, dict) and "id" in item)
             count += 1
     finally:
@@ -375,7 +439,34 @@ def scan_lines(path: str | Path, source: str | None = None, limit: int = MAX_ITE
     return CatalogStream(source, path, None, count, stamp, kind=RECORDS, form="lines", limit=limit)
 
 
+def deep_document(text: str, source: str) -> Batch | None:
+    """A catalog or a top-level list whose text nests deeper than ``MAX_DEPTH``, read record by record:
+    a record that deep is kept as found (or as a ``TooDeep``), for the item checks to set aside. None
+    when the text is neither (one record, an edges file, a header that deep: the whole file fails)."""
+    window = _Window(None, source, _STRICT, io.BytesIO(text.encode("utf-8", "surrogatepass")))
+    try:
+        if window.peek() == "[":
+            items = list(_list_items(window))
+            if items and not any(isinstance(item, dict) and "id" in item for item in items):
+                return None
+            return Batch(source, RECORDS, items, note=LIST_NOTE)
+        found = _catalog_members(window, keep=True)
+    finally:
+        window.close()
+    if found is None:
+        return None
+    others, records = found
+    return batch_from_document({**others, "records": records}, source)
+
+
 def scan_whole(path: str | Path, source: str | None = None, limit: int = MAX_ITEM_BYTES) -> CatalogStream:
+    """Check a file not kept in memory until its turn, keeping only its header and count: JSON Lines, a
+    catalog or a top-level list are read again record by record (``scan_file``; read whole, 45 MiB of wide
+    records took gigabytes), any other file whole."""
+    return scan_file(path, source, limit)
+
+
+def _scan_read_whole(path: str | Path, source: str | None = None, limit: int = MAX_ITEM_BYTES) -> CatalogStream:
     """Check a file read whole (``read_file``), keeping only its header and count: it is read again later."""
     path = Path(path)
     source = source or str(path)
@@ -388,7 +479,7 @@ def scan_whole(path: str | Path, source: str | None = None, limit: int = MAX_ITE
 def scan_file(path: str | Path, source: str | None = None, limit: int = MAX_ITEM_BYTES) -> CatalogStream:
     """A large JSON file as a stream of its records: JSON Lines, a catalog or a top-level list, else read whole."""
     return (scan_lines(path, source, limit) or scan_catalog(path, source) or scan_list(path, source)
-            or scan_whole(path, source, limit))
+            or _scan_read_whole(path, source, limit))
 
 
 def _ends(window: _Window, close: str) -> bool:
