@@ -28,13 +28,16 @@ GRAPH <https://e.org/g> {
 
 from __future__ import annotations
 
+import base64
+import html
 import json
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping
-from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
 
@@ -50,6 +53,11 @@ DEFAULT_BATCH_BYTES = 256 * 1024
 AUTH_METHODS = ("basic", "digest")
 USER_AGENT = "kg-push"
 MAX_REPLY_BYTES = 64 * 1024 * 1024  # a count query's answer is small; an endless one is refused
+SHOWN_BODY_CHARS = 300  # of a server's error page, at most this much is shown (after redaction)
+SHORT_SECRET = 4  # a secret shorter than this is hidden only where it stands alone (not inside words)
+_CREDENTIAL_HEADERS = re.compile(r"(?i)\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|"
+                                 r"x-auth-token)(\s*[:=]\s*)[^\r\n<]*")
+_SCHEME_TOKENS = re.compile(r"(?i)\b(basic|bearer|digest)\s+[A-Za-z0-9._~+/=-]{4,}[^\r\n<]*")
 
 
 @dataclass
@@ -82,6 +90,68 @@ def redact(url: str) -> str:
     return safe_text(urlunsplit((parts.scheme, netloc, parts.path, query, "")), 200)
 
 
+def _forms(value: str) -> set[str]:
+    """``value`` as it may come back in a server's page: raw, percent-decoded, percent-encoded
+    (as a path and as a form), and HTML-escaped."""
+    forms = {value}
+    for decoded in (unquote(value), unquote_plus(value)):
+        forms |= {decoded, quote(decoded, safe=""), quote(decoded), quote_plus(decoded), html.escape(decoded)}
+    return {form for form in forms if form}
+
+
+def secrets_of(*urls: str | None, user: str | None = None, password: str | None = None) -> set[str]:
+    """What must never be shown: every query-string value of ``urls``, their user names and
+    passwords, ``user`` and ``password``, and the Basic token made of them, in every form of
+    :func:`_forms`.
+
+    >>> sorted(secrets_of("http://h/q?api_key=a%2Fb"))
+    ['a%2Fb', 'a/b']
+    """
+    found: set[str] = set()
+    for given in urls:
+        if not given:
+            continue
+        parts = urlsplit(given)
+        raw_values = [piece.partition("=")[2] for piece in parts.query.split("&") if piece]
+        for value in raw_values + [parts.username or "", parts.password or ""]:
+            if value:
+                found |= _forms(value)
+    for credential in (user, password):
+        if credential:
+            found |= _forms(credential)
+    if user is not None and password is not None:
+        found.add(base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii"))
+    return found
+
+
+def redact_text(text: str, secrets: Iterable[str], limit: int = SHOWN_BODY_CHARS) -> str:
+    """``text`` from a server (an error page, a reason) fit for a message: credential headers
+    and ``Basic``/``Bearer`` tokens hidden, every one of ``secrets`` hidden wherever it stands
+    (case-insensitively, so ``%2f`` and ``%2F`` alike), whitespace folded to one line, then
+    cut to ``limit`` characters and made safe for a terminal.
+
+    >>> redact_text("GET /q?api_key=SEKRIT HTTP/1.1\\nAuthorization: Basic dTpw\\n", {"SEKRIT"})
+    'GET /q?api_key=*** HTTP/1.1 Authorization: ***'
+    """
+    shown = _CREDENTIAL_HEADERS.sub(lambda m: m.group(1) + m.group(2) + "***", text)
+    shown = _SCHEME_TOKENS.sub(lambda m: m.group(1) + " ***", shown)
+    for secret in sorted(secrets, key=len, reverse=True):
+        pattern = re.escape(secret)
+        if len(secret) < SHORT_SECRET:
+            pattern = rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])"
+        shown = re.sub(pattern, "***", shown, flags=re.IGNORECASE)
+    return safe_text(" ".join(shown.split()), limit)
+
+
+class RemoteRefused(StoreError):
+    """The remote server answered with an error status (``status``); the message holds its
+    page, cut and redacted."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class Remote:
     """HTTP to one remote store, through httpx.
 
@@ -112,7 +182,16 @@ class Remote:
             self._auth = (httpx.BasicAuth(user, password or "") if auth == "basic"
                           else httpx.DigestAuth(user, password or ""))
         self._digest_primed = auth != "digest"
+        self._secrets = secrets_of(user=user, password=password)
         self._client = self._new_client()
+
+    def hide(self, *urls: str | None) -> None:
+        """Also hide the query-string values and credentials of ``urls`` in every message."""
+        self._secrets |= secrets_of(*urls)
+
+    def _redact(self, text: str, url: str, limit: int = SHOWN_BODY_CHARS) -> str:
+        """A server's text, cut and with every secret known for ``url`` hidden."""
+        return redact_text(text, self._secrets | secrets_of(url), limit)
 
     def _new_client(self) -> httpx.Client:
         return httpx.Client(timeout=httpx.Timeout(self.timeout), follow_redirects=False, auth=self._auth,
@@ -144,24 +223,23 @@ class Remote:
         except _TooLarge:
             raise StoreError(f"{shown}: the answer is larger than {MAX_REPLY_BYTES // (1024 * 1024)} MiB") from None
         except httpx.ConnectError as err:
-            raise StoreError(f"cannot reach {redact(url)}: {safe_text(_reason(err), 200)}") from None
+            raise StoreError(f"cannot reach {redact(url)}: {self._redact(_reason(err), url, 200)}") from None
         except httpx.TimeoutException:
             raise StoreError(f"{shown}: no answer within {self.timeout:g} s") from None
         except (httpx.HTTPError, OSError) as err:  # broken status lines, short bodies, resets...
-            raise StoreError(f"{shown}: {type(err).__name__}: {safe_text(_reason(err), 200)}") from None
+            raise StoreError(f"{shown}: {type(err).__name__}: {self._redact(_reason(err), url, 200)}") from None
         finally:
             worker.shutdown(wait=False)
         if 300 <= status < 400:
             where = reply_headers.get("location")
             target = f" to {redact(urljoin(url, where))}" if where else ""
-            raise StoreError(f"{shown}: HTTP {status} redirect{target}, not followed (a redirected update or "
-                             "PUT is dropped or sent elsewhere): give the URL it points to")
-        if status == 401:
-            raise StoreError(f"{shown}: HTTP 401 Unauthorized (check --user/--password/--auth): "
-                             f"{safe_text(data[:300].decode('utf-8', 'replace'), 300)}")
+            raise RemoteRefused(f"{shown}: HTTP {status} redirect{target}, not followed (kg follows no redirect: "
+                                "a redirected update or PUT is dropped or sent elsewhere, credentials go to the "
+                                "named URL only): give the URL it points to", status)
         if not 200 <= status < 300:
-            hint = " (check --user/--password/--auth)" if status == 403 else ""
-            raise StoreError(f"{shown}: HTTP {status}{hint}: {safe_text(data[:400].decode('utf-8', 'replace'), 400)}")
+            hint = " (check --user/--password/--auth)" if status in (401, 403) else ""
+            page = self._redact(_page_text(data[:64 * 1024]), url)
+            raise RemoteRefused(f"{shown}: HTTP {status}{hint}: {page}", status)
         return data
 
     def request(self, method: str, url: str, body: bytes | None = None,
@@ -194,6 +272,22 @@ class Remote:
 
 class _TooLarge(Exception):
     pass
+
+
+_TAGS = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+
+
+def _page_text(data: bytes) -> str:
+    """A server's error page as text: HTML tags (and scripts and styles) dropped, entities
+    decoded (a secret is then hidden in one form, whatever the page escaped).
+
+    >>> _page_text(b"<h1>Not found</h1><p>/q?key=a&amp;b</p>")
+    ' Not found  /q?key=a&b '
+    """
+    text = data.decode("utf-8", "replace")
+    if "<" in text and ">" in text:
+        text = html.unescape(_TAGS.sub(" ", text))
+    return text
 
 
 def _reason(err: BaseException) -> str:
@@ -294,6 +388,7 @@ def push(store: GraphStore, endpoint: str, *, update_endpoint: str | None = None
     if not graphs:
         raise StoreError("the store holds no named graphs: nothing to push (run 'kg build' first)")
     remote = Remote(user=user, password=password, auth=auth, timeout=timeout)
+    remote.hide(endpoint, update_endpoint, graph_store)
     try:
         return _push(store, remote, graphs, endpoint, update_endpoint, graph_store, graph_param, batch_bytes,
                      verify, prune, iris or Iris(), progress)
@@ -345,4 +440,5 @@ def _push(store: GraphStore, remote: Remote, graphs: list[NamedNode], endpoint: 
     return report
 
 
-__all__ = ["AUTH_METHODS", "PushReport", "Remote", "push", "redact", "remote_counts", "update_requests"]
+__all__ = ["AUTH_METHODS", "PushReport", "Remote", "RemoteRefused", "push", "redact", "redact_text", "remote_counts",
+           "secrets_of", "update_requests"]

@@ -331,3 +331,59 @@ def test_the_command_without_the_sdk_says_how_to_install_it(store_dir, capsys, m
     monkeypatch.setitem(sys.modules, "mcp", None)  # import mcp now fails, as without the extra
     assert main(["mcp", "--store", str(store_dir)]) == 2
     assert "pip install 'agent-landscape-kg[mcp]'" in capsys.readouterr().err
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                         "clientInfo": {"name": "test", "version": "1"}}}
+
+
+def _mcp_http(store_dir: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """``python -m kg mcp --http`` on a free port, and its URL."""
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "mcp", "--http", "--port", "0", "--workers", "1",
+                             "--store", str(store_dir), *options],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline() if proc.stderr else ""
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+    if not found:
+        proc.terminate()
+        proc.wait(10)
+        raise AssertionError(line)
+    return proc, found.group(0)
+
+
+def _origin_status(url: str, origin: str) -> int:
+    reply = httpx.post(url, json=INITIALIZE, timeout=30,
+                       headers={"Accept": "application/json, text/event-stream", "Origin": origin})
+    return reply.status_code
+
+
+def test_http_accepts_only_its_own_origin(store_dir):
+    """A page served from another port of this machine (http://localhost:OTHER) cannot drive the
+    tools; the server's own origin, under each loopback name, can."""
+    proc, url = _mcp_http(store_dir)
+    try:
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        for other in (f"http://localhost:{port + 1}", f"http://127.0.0.1:{port - 1}", "http://localhost:3000",
+                      f"http://[::1]:{port + 7}", f"https://localhost:{port}", "http://localhost", "null"):
+            assert _origin_status(url, other) == 403, other
+        for own in (f"http://127.0.0.1:{port}", f"http://localhost:{port}", f"http://[::1]:{port}"):
+            assert _origin_status(url, own) == 200, own
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_http_accepts_the_origins_the_user_lists(store_dir):
+    proc, url = _mcp_http(store_dir, "--allow-origin", "http://localhost:3000", "--allow-origin",
+                          "HTTPS://App.Example/")
+    try:
+        assert _origin_status(url, "http://localhost:3000") == 200
+        assert _origin_status(url, "https://app.example") == 200
+        assert _origin_status(url, "http://localhost:3001") == 403
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    refused = subprocess.run([sys.executable, "-m", "kg", "mcp", "--http", "--store", str(store_dir),
+                              "--allow-origin", "localhost:3000"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--allow-origin" in refused.stderr and "Traceback" not in refused.stderr

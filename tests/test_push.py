@@ -341,3 +341,45 @@ def test_secrets_in_the_url_are_never_printed(one_graph_store, capsys):
         assert code == 4 and "s3cret" not in err and "api_key=***" in err and "pushed" not in err
     finally:
         server.stop()
+
+
+def _echo_page(request: bytes, status: bytes) -> bytes:
+    """An error page that echoes the request line and headers as some servers do: as sent,
+    percent-decoded and HTML-escaped, in a long page (so that it must be cut too)."""
+    import html
+    from urllib.parse import unquote
+
+    head = request.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    page = (f"<html><body><h1>{status.decode()}</h1><pre>{head}</pre><p>decoded: {unquote(head)}</p>"
+            f"<p>escaped: {html.escape(unquote(head))}</p>{'<p>padding</p>' * 4000}</body></html>").encode()
+    return b"HTTP/1.1 %s\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (status, len(page), page)
+
+
+@pytest.mark.parametrize("status", [b"404 Not Found", b"500 Internal Server Error"])
+def test_a_page_that_echoes_the_request_never_prints_a_secret(one_graph_store, status):
+    """kg push (a real process) against a server whose error page echoes the request line and
+    headers: the query-string value (as sent, decoded, HTML-escaped), the password and the Basic
+    token are all hidden, and the page is cut to one short line."""
+    import os
+    import subprocess
+    import sys
+
+    server = ScriptedServer(lambda request: _echo_page(request, status))
+    password = "pa55-w0rd-xyz"
+    token = base64.b64encode(f"pushuser:{password}".encode()).decode()
+    try:
+        done = subprocess.run([sys.executable, "-m", "kg", "push", "--store", str(one_graph_store.path),
+                               "--endpoint", server.url + "/ds/query?api_key=SE%2FKRIT-9&graph=urn%3Aabc",
+                               "--user", "pushuser", "--timeout", "10"],
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "KG_PUSH_PASSWORD": password})
+    finally:
+        server.stop()
+    err = done.stderr
+    assert done.returncode == 4, err
+    assert any(b"SE%2FKRIT-9" in r for r in server.requests)  # the server did get the secret
+    for secret in ("SE%2FKRIT-9", "SE/KRIT-9", "SE%2fKRIT-9", "urn%3Aabc", "urn:abc", password, token, "pushuser"):
+        assert secret not in err, (secret, err)
+    error = [line for line in err.splitlines() if "error" in line]
+    assert len(error) == 1 and f"HTTP {status.decode()[:3]}" in error[0] and len(error[0]) < 700, err
+    assert "Traceback" not in err and "pushed" not in err

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import base64
 import http.server
+import subprocess
+import sys
 import threading
+import time
 from collections import Counter
 from types import SimpleNamespace
 
@@ -179,6 +182,7 @@ class Recorder(http.server.ThreadingHTTPServer):
 
     def __init__(self, answer):
         self.seen: list[dict] = []
+        self.seen_lines: list[str] = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args):
@@ -187,6 +191,7 @@ class Recorder(http.server.ThreadingHTTPServer):
             def do_POST(self):
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 self.server.seen.append(dict(self.headers))
+                self.server.seen_lines.append(self.requestline)
                 status, headers, body = answer(self)
                 self.send_response(status)
                 for key, value in headers.items():
@@ -228,7 +233,7 @@ def test_credentials_go_to_the_named_endpoint(servers):
 def test_a_redirect_is_never_followed_with_credentials(servers, code):
     elsewhere = servers(lambda h: (200, {"Content-Type": "application/sparql-results+json"}, EMPTY_ROWS))
     endpoint = servers(lambda h: (code, {"Location": elsewhere.url + "/steal"}, b""))
-    with pytest.raises(StoreError, match=f"answered {code} with a redirect to {elsewhere.url}/steal; kg follows no"):
+    with pytest.raises(StoreError, match=f"HTTP {code} redirect to {elsewhere.url}/steal, not followed \\(kg follows no"):
         Endpoint(endpoint.url + "/sparql", user="kg", password="s3cret").query("SELECT ?id WHERE { ?s ?p ?id }")
     assert len(endpoint.seen) == 1 and "Authorization" in endpoint.seen[0]
     assert elsewhere.seen == []  # neither the credentials nor the query went anywhere else
@@ -238,3 +243,83 @@ def test_an_unreachable_endpoint_is_one_line_without_the_password():
     with pytest.raises(StoreError, match="cannot reach http://127.0.0.1:9/sparql") as caught:
         Endpoint("http://kg:s3cret@127.0.0.1:9/sparql?key=abc", timeout=2).query("ASK { ?s ?p ?o }")
     assert "s3cret" not in str(caught.value) and "abc" not in str(caught.value)
+
+
+# ---------------------------------------------------------------------------
+# kg query --endpoint as a real process: a total deadline, and nothing secret echoed
+
+
+def kg_query(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``python -m kg query ...`` (the code on PYTHONPATH), its output captured."""
+    return subprocess.run([sys.executable, "-m", "kg", "query", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+class Dripping(http.server.ThreadingHTTPServer):
+    """Answers every POST with headers, then one byte of its body every 2 s (a 1000-byte body)."""
+
+    def __init__(self) -> None:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/sparql-results+json")
+                self.send_header("Content-Length", "1000")
+                self.end_headers()
+                try:
+                    for _ in range(100):
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(2)
+                except OSError:
+                    pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+def test_a_dripping_endpoint_cannot_hold_a_query_past_its_deadline():
+    """A server that sends its headers and then a byte every 2 s: kg query --endpoint stops at
+    its --timeout (a deadline for the whole answer, not for each read), one line, exit 4."""
+    server = Dripping()
+    try:
+        started = time.monotonic()
+        done = kg_query("--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", server.url + "/sparql",
+                        "--timeout", "3")
+        took = time.monotonic() - started
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 4, done.stderr
+    assert "no answer within 3 s" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+    assert took < 15  # the interpreter's start, then 3 s
+
+
+def test_an_endpoint_page_that_echoes_the_request_never_prints_a_secret(servers):
+    """An endpoint that refuses the query (400, the query's fault: exit 2) or fails (500: exit 4)
+    with a page echoing the request line and headers: no query-string value, password or token
+    is printed, in any form."""
+    def echo(status):
+        def answer(handler):
+            page = f"<h1>{status}</h1><pre>{handler.requestline}\n{handler.headers}</pre>" + "<p>pad</p>" * 5000
+            return status, {"Content-Type": "text/html"}, page.encode()
+        return answer
+
+    for status, code in ((400, 2), (500, 4)):
+        endpoint = servers(echo(status))
+        done = kg_query("--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint",
+                        endpoint.url + "/ds/query?api_key=SE%2FKRIT-9", "--user", "quser",
+                        "--password", "pa55-w0rd-xyz")
+        err = done.stderr
+        assert done.returncode == code, err
+        assert "SE%2FKRIT-9" in endpoint.seen_lines[-1]  # the server got it, and echoed it
+        token = base64.b64encode(b"quser:pa55-w0rd-xyz").decode()
+        for secret in ("SE%2FKRIT-9", "SE/KRIT-9", "pa55-w0rd-xyz", token):
+            assert secret not in err, (secret, err)
+        assert f"HTTP {status}" in err and "api_key=***" in err and "Traceback" not in err
+        assert all(len(line) < 700 for line in err.splitlines())

@@ -9,14 +9,21 @@ leaving 127.0.0.1 alone.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
+import os
 import re
+import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.parse
 
+import httpx
 import pytest
 
 from kg.serve import make_app
@@ -333,3 +340,127 @@ def test_xml_answers_refuse_a_character_xml_forbids(server, small_store):
         writer.remove_graphs([graph])
         del writer
         gc.collect()
+
+
+# ---------------------------------------------------------------------------
+# A real `kg serve` process: one Allow per route, legal SPARQL answered, updates that see
+# what queries see
+
+
+@contextlib.contextmanager
+def kg_serve(store, *options: str, env: dict | None = None):
+    """``python -m kg serve`` (the code on PYTHONPATH) on a free port; yields its base URL and
+    stops it (SIGTERM) at the end."""
+    process = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", "0",
+                                "--workers", "1", "--quiet", *options],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, **(env or {})})
+    try:
+        line = process.stderr.readline() if process.stderr else ""
+        found = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+)/sparql", line)
+        assert found, line
+        yield found.group(1)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+
+
+def http(method: str, url: str, body: bytes = b"", **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """One request: its status, headers (lower-case names) and body."""
+    reply = httpx.request(method, url, content=body, headers=headers, timeout=30)
+    return reply.status_code, {k.lower(): v for k, v in reply.headers.items()}, reply.content
+
+
+@pytest.fixture(scope="module")
+def served(small_store):
+    """A read-only `kg serve` process over the small store."""
+    with kg_serve(small_store) as url:
+        yield url
+
+
+ROUTES = ["/sparql", "/query", "/update", "/", "/index.html", "/health", "/id/system/", "/id/system",
+          "/id/system/smolagents-memory--huggingface-co", "/system/smolagents-memory--huggingface-co",
+          "/queries/search", "/id/column/tier"]
+
+
+@pytest.mark.parametrize("path", ROUTES)
+def test_options_and_405_tell_one_truth_on_every_route(served, path):
+    """OPTIONS names the methods a route answers; every other method gets 405 with the same
+    Allow, and no method that OPTIONS names gets 405."""
+    status, headers, _ = http("OPTIONS", served + path)
+    assert status == 204, path
+    allowed = {m.strip() for m in headers["allow"].split(",")}
+    assert "OPTIONS" in allowed
+    for method in ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"):
+        status, headers, _ = http(method, served + path, b"", **{"Content-Length": "0"})
+        if method in allowed:
+            assert status != 405, (path, method)
+        else:
+            assert status == 405, (path, method, status)
+            assert {m.strip() for m in headers["allow"].split(",")} == allowed, (path, method)
+
+
+def test_no_page_is_404_for_every_method(served):
+    for method in ("OPTIONS", "GET", "POST", "PUT"):
+        assert http(method, served + "/no/such/page", b"", **{"Content-Length": "0"})[0] == 404, method
+
+
+LEGAL = {  # W3C SPARQL 1.1 syntax tests the endpoint once failed: a legal query is answered
+    "unknown-function": "PREFIX : <http://example.org/>\nSELECT (:function(?x + ?y) AS ?F) ?z {}",
+    "in-relative-iri": "SELECT * { ?s ?p ?o FILTER(?o IN (1, <x>)) }",
+    "in-base": "BASE <http://example.org/>\nSELECT * { ?s ?p ?o FILTER(?o IN (1, <x>)) }",
+    "in-full-iri": "SELECT * { ?s ?p ?o FILTER(?o IN (1, <http://example.org/x>)) }",
+    "unknown-function-in-filter": "PREFIX : <http://example.org/>\nSELECT ?s { ?s ?p ?o FILTER(:f(?o)) }",
+    "unknown-functions-coalesced": "PREFIX : <http://example.org/>\nSELECT (COALESCE(:f(1), :g(2), 'none') AS ?c) {}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEGAL))
+def test_legal_w3c_queries_are_answered(served, name):
+    """An unknown extension function is an evaluation error, so unbound (a FILTER false), as
+    SPARQL 1.1 says; a relative IRI resolves against the data's base IRI. Never a 4xx or 5xx."""
+    status, _, body = http("POST", served + "/sparql", LEGAL[name].encode(),
+                           **{"Content-Type": "application/sparql-query", "Accept": "application/sparql-results+json"})
+    assert status == 200, (name, body[:300])
+    rows = json.loads(body)["results"]["bindings"]
+    if name == "unknown-function":
+        assert rows == [{}]  # one row, ?F unbound (an error), ?z unbound
+    elif name == "unknown-function-in-filter":
+        assert rows == []
+    elif name == "unknown-functions-coalesced":
+        assert rows == [{"c": {"type": "literal", "value": "none"}}]
+
+
+def test_an_update_sees_what_a_query_sees_or_is_refused(small_store, tmp_path):
+    """With --allow-update, an update whose WHERE matches triples outside GRAPH (which SPARQL
+    Update reads from the default graph alone, while queries read the union of the graphs) is
+    refused with a message, never answered 204 with nothing done; the same update written with
+    GRAPH ?g inserts exactly what the query sees."""
+    store = tmp_path / "store"
+    shutil.copytree(small_store, store)
+    prefix = "PREFIX schema: <https://schema.org/>\n"
+    count = prefix + "SELECT (COUNT(*) AS ?n) WHERE { ?s schema:name ?o }"
+    inserted = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:g> { ?s <urn:x> ?o } }"
+    sparql = {"Content-Type": "application/sparql-query", "Accept": "text/csv"}
+    update = {"Content-Type": "application/sparql-update", "Authorization": f"Bearer {TOKEN}"}
+    with kg_serve(store, "--allow-update", env={"KG_TOKEN": TOKEN}) as url:
+        status, _, body = http("POST", url + "/sparql", count.encode(), **sparql)
+        seen = int(body.decode().split()[1])
+        assert status == 200 and seen > 0
+        status, _, body = http("POST", url + "/update",
+                               (prefix + "INSERT { GRAPH <urn:g> { ?s <urn:x> ?o } } WHERE { ?s schema:name ?o }").encode(),
+                               **update)
+        assert status == 400, body
+        assert "GRAPH ?g" in json.loads(body)["message"]
+        assert http("POST", url + "/sparql", inserted.encode(), **sparql)[2].decode().split()[1] == "0"
+        status, _, body = http("POST", url + "/update", b"DELETE WHERE { ?s ?p ?o }", **update)
+        assert status == 400, body  # DELETE WHERE reads the default graph too
+        status, _, body = http("POST", url + "/update", (prefix + "INSERT { GRAPH <urn:g> { ?s <urn:x> ?o } } "
+                                                         "WHERE { GRAPH ?g { ?s schema:name ?o } }").encode(), **update)
+        assert status == 204, body
+        status, _, body = http("POST", url + "/sparql", inserted.encode(), **sparql)
+        assert status == 200 and int(body.decode().split()[1]) == seen

@@ -26,6 +26,9 @@ def options_mcp(p: argparse.ArgumentParser) -> None:
                    help=f"refuse results of more than N rows or triples (default {DEFAULT_MAX_ROWS})")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, metavar="N",
                    help=f"query worker processes (default {DEFAULT_WORKERS})")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="with --http: also accept browser requests whose Origin is ORIGIN (scheme://host[:port]; "
+                        "repeatable; default: only the server's own origin, 127.0.0.1, localhost or [::1] at its port)")
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -39,10 +42,12 @@ def run_mcp(args: argparse.Namespace) -> int:
         if (error.name or "").split(".")[0] in ("mcp", "mcp_types", "uvicorn"):
             raise UsageError(_MISSING_SDK) from None
         raise
-    from ..mcp.config import McpConfig
+    from ..mcp.config import McpConfig, origin
 
+    if args.allow_origin and not args.http:
+        raise UsageError("--allow-origin applies to --http only")
     config = McpConfig(store=args.store, base=args.base, timeout=args.timeout, max_rows=args.max_rows,
-                       workers=args.workers)
+                       workers=args.workers, origins=tuple(origin(o) for o in args.allow_origin))
     limits = f"{args.timeout:g} s timeout, max {args.max_rows} rows, read-only"
     if not args.http:
         if sys.stdin.isatty():

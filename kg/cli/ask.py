@@ -42,6 +42,9 @@ def options_query(p: argparse.ArgumentParser) -> None:
                    help="with --endpoint: password (default: $KG_ENDPOINT_PASSWORD)")
     p.add_argument("--auth", choices=("basic", "digest"), default="basic",
                    help="with --endpoint: HTTP authentication scheme (default basic)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",  # kg.endpoint.DEFAULT_TIMEOUT
+                   help="with --endpoint: total deadline of each request, the whole answer included; "
+                        "past it, exit 4 (default 60)")
     add_format_option(p, graphs=True)
 
 
@@ -106,7 +109,10 @@ def run_query(args: argparse.Namespace) -> int:
         from ..endpoint import Endpoint
 
         password = args.password if args.password is not None else os.environ.get("KG_ENDPOINT_PASSWORD")
-        target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth)
+        if not args.timeout > 0:
+            raise UsageError("--timeout must be a positive number of seconds")
+        target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth,
+                               timeout=args.timeout)
     else:
         target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
     if query.name == "find" and queries.is_bundled(query) and args.format not in GRAPH_FORMATS + ("sparql-json",):

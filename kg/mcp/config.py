@@ -8,7 +8,8 @@ from it while it builds its parser. The query limits are the SPARQL endpoint's
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from ..errors import StoreError, UsageError
 from ..serve.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB
@@ -38,6 +39,7 @@ class McpConfig:
     max_bytes: int = DEFAULT_MAX_BYTES
     workers: int = DEFAULT_WORKERS
     worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB
+    origins: tuple[str, ...] = field(default_factory=tuple)  # Origin headers --http accepts besides its own
 
     def check(self) -> None:
         if self.timeout <= 0 or self.max_rows < 1 or self.workers < 1:
@@ -49,3 +51,27 @@ class McpConfig:
     def worker_settings(self) -> dict:
         """The settings a query worker (kg.serve.worker) is started with."""
         return {"store": self.store, "base": self.base, "memory_mb": self.worker_memory_mb, "parent": os.getpid()}
+
+
+def origin(text: str) -> str:
+    """An origin given to ``--allow-origin``, as browsers send it: ``scheme://host[:port]``,
+    lower case, no path.
+
+    >>> origin("HTTP://App.Example:8080/")
+    'http://app.example:8080'
+    >>> origin("app.example")
+    Traceback (most recent call last):
+    ...
+    kg.errors.UsageError: --allow-origin takes an origin such as http://localhost:3000, not 'app.example'
+    """
+    parts = urlsplit(text.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (parts.scheme.lower() not in ("http", "https") or not parts.hostname or port == -1
+            or parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password):
+        raise UsageError(f"--allow-origin takes an origin such as http://localhost:3000, not {text!r}")
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme.lower()}://{host}" + (f":{port}" if port is not None else "")

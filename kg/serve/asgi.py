@@ -37,7 +37,6 @@ from .pool import WorkerPool
 from .replies import Reply, empty_reply, json_reply
 
 _METHODS = ["GET", "HEAD", "POST", "OPTIONS", "PUT", "DELETE", "PATCH"]
-_ALLOW = "GET, HEAD, POST, OPTIONS"
 
 
 @dataclass
@@ -187,11 +186,11 @@ async def _endpoint(request: Request) -> Response:
     started = time.monotonic()
     method = request.method
     try:
-        if method == "OPTIONS":
-            return _response(empty_reply(204, _preflight(service.config)), method)
-        if method not in ("GET", "HEAD", "POST"):
-            raise Reply(405, "method-not-allowed", f"{method} is not supported here", headers={"Allow": _ALLOW})
         target = _target(request.scope)
+        if method == "OPTIONS":
+            return _response(empty_reply(204, _preflight(service.config, target)), method)
+        if method not in ("GET", "HEAD", "POST"):
+            routes.check_method(method, target.partition("?")[0])  # 404, or 405 with the path's Allow
         if len(target) > MAX_URL_CHARS:
             raise Reply(414, "uri-too-long", f"the URL is longer than {MAX_URL_CHARS} characters; "
                         "send the query by POST", headers={"Connection": "close"})
@@ -211,10 +210,15 @@ async def _endpoint(request: Request) -> Response:
     return _response(reply, method)
 
 
-def _preflight(config: ServeConfig) -> dict[str, str]:
-    headers = {"Allow": _ALLOW}
+def _preflight(config: ServeConfig, target: str) -> dict[str, str]:
+    """The answer to OPTIONS: the path's ``Allow`` (as its 405s give it; 404 for no page),
+    and the CORS preflight headers when an origin is configured."""
+    path = target.partition("?")[0]
+    routes.check_method("OPTIONS", path)
+    headers = routes.allowed(path)
     if config.cors:
-        headers.update({"Access-Control-Allow-Methods": "GET, POST",
+        cross = [m for m in headers["Allow"].split(", ") if m in ("GET", "POST")]
+        headers.update({"Access-Control-Allow-Methods": ", ".join(cross),
                         "Access-Control-Allow-Headers": "Accept, Content-Type, Authorization",
                         "Access-Control-Max-Age": "600"})
     return headers

@@ -51,39 +51,69 @@ class Request(Protocol):
         ...
 
 
-_READ_ONLY = {"Allow": "GET, HEAD"}
+_READ = ("GET", "HEAD")
+_QUERY = ("GET", "HEAD", "POST")
+_INDEX_PATHS = ("/id/system/", "/id/system", "/system/", "/system")
+
+
+def methods(path: str) -> tuple[str, ...] | None:
+    """The methods ``path`` answers, OPTIONS included: the one list that both ``OPTIONS``
+    and a 405's ``Allow`` header give; None for a path that is no page (404).
+
+    >>> methods("/id/system/mem0--mem0-ai"), methods("/update"), methods("/nowhere")
+    (('GET', 'HEAD', 'OPTIONS'), ('POST', 'OPTIONS'), None)
+    """
+    answered: tuple[str, ...]
+    if path in ("/sparql", "/query"):
+        answered = _QUERY
+    elif path == "/update":
+        answered = ("POST",)
+    elif path in ("/", "/index.html", "/health") or path in _INDEX_PATHS or path.startswith(("/queries/", "/id/",
+                                                                                            "/system/")):
+        answered = _READ
+    else:
+        return None
+    return answered + ("OPTIONS",)
+
+
+def allowed(path: str) -> dict[str, str]:
+    """The ``Allow`` header of ``path`` (an empty dict for a path that is no page)."""
+    answered = methods(path)
+    return {"Allow": ", ".join(answered)} if answered else {}
+
+
+_NOT_FOUND = "no such page; the SPARQL endpoint is /sparql"
+
+
+def check_method(method: str, path: str) -> None:
+    """Raise 404 for a path that is no page, 405 (with ``Allow``) for a method it does not answer."""
+    answered = methods(path)
+    if answered is None:
+        raise Reply(404, "not-found", _NOT_FOUND)
+    if method not in answered:
+        raise Reply(405, "method-not-allowed", f"{method} is not answered here; this page answers "
+                    + ", ".join(answered), headers=allowed(path))
 
 
 def answer(app: Service, request: Request) -> dict:
     path = urlsplit(request.path).path
+    check_method(request.method, path)
     if path in ("/sparql", "/query"):
         return _sparql(app, request)
     if path == "/update":
-        if request.method != "POST":
-            raise Reply(405, "method-not-allowed", "updates are sent by POST", headers={"Allow": "POST"})
         return _update(app, request, _update_text(request))
     if path in ("/", "/index.html"):
-        if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "the query form posts to /sparql", headers=_READ_ONLY)
         example = _first(_params(request), "example")
         return _home(app, request, example)
     if path == "/health":
         pool = app.pool
         return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
                                 "timeouts": pool.timeouts, "replaced": pool.replaced})
-    if path in ("/id/system/", "/id/system", "/system/", "/system"):
-        if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "the index is read with GET", headers=_READ_ONLY)
+    if path in _INDEX_PATHS:
         return _index(app, request)
     if path.startswith("/queries/"):
-        if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "query forms are read with GET", headers=_READ_ONLY)
         return _named(app, request, path[len("/queries/"):])
-    if path.startswith("/id/") or path.startswith("/system/"):
-        if request.method != "GET":
-            raise Reply(405, "method-not-allowed", "entity pages are read with GET", headers=_READ_ONLY)
-        return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
-    raise Reply(404, "not-found", "no such page; the SPARQL endpoint is /sparql")
+    return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
 
 
 def _home(app: Service, request: Request, example: str | None) -> dict:

@@ -14,6 +14,7 @@ Nothing here knows about processes or HTTP: a message (a dict) comes in, an answ
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from itertools import islice
 from typing import Any, Iterable
@@ -62,6 +63,22 @@ def _results_bytes(results: Any, fmt: str) -> bytes:
 def _term_text(term: Any) -> str:
     """The lexical value of a literal or IRI (a triple term: its N-Triples text)."""
     return str(term) if isinstance(term, Triple) else term.value
+
+
+MAX_UNKNOWN_FUNCTIONS = 64  # distinct extension functions pyoxigraph does not know, in one query
+_UNKNOWN_FUNCTION = re.compile(r"^The custom function <([^>]*)> is not supported$")
+
+
+def _unknown_function(err: QueryError) -> str | None:
+    """The IRI of the extension function pyoxigraph refused to plan, or None for any other error."""
+    found = _UNKNOWN_FUNCTION.match(str(err))
+    return found.group(1) if found else None
+
+
+def _unbound(*args: Any) -> None:
+    """An extension function this endpoint does not know: an evaluation error (SPARQL 1.1,
+    17.6), so the expression is unbound (a FILTER false), as pyoxigraph takes ``None``."""
+    return None
 
 
 def _evaluation_failed(err: QueryError) -> Reply:
@@ -177,8 +194,7 @@ class Worker:
             raise Reply(406, "not-acceptable", f"a {checked.form} result can be sent as: "
                         + ", ".join(sorted({m for _, m in offered})))
         try:
-            # the union default graph unless the query (FROM) or the request names a dataset
-            result = self.store.query(text, union=not checked.has_dataset, **dataset)
+            result = self._evaluate(text, not checked.has_dataset, dataset)
             max_rows = msg["max_rows"]
             if isinstance(result, QueryBoolean):
                 if msg.get("render") is False:
@@ -199,6 +215,25 @@ class Worker:
             raise _evaluation_failed(err) from None
         except (OSError, RuntimeError, ValueError) as err:
             raise Reply(500, "query-failed", safe_text(err, 400)) from None
+
+    def _evaluate(self, text: str, union: bool, dataset: dict[str, Any]) -> Any:
+        """``text`` evaluated over the union default graph unless the query (FROM) or the
+        request names a dataset; relative IRIs resolved against the data's base IRI when the
+        query has no BASE; a call to an extension function pyoxigraph does not know evaluates
+        to an error (unbound), as SPARQL says, instead of failing the query."""
+        functions: dict[NamedNode, Any] = {}
+        while True:
+            options = {"base_iri": self.iris.base, "custom_functions": functions or None}
+            try:
+                return self.store.query(text, union=union, options=options, **dataset)
+            except QueryError as err:
+                iri = _unknown_function(err)
+                if iri is None or NamedNode(iri) in functions:
+                    raise
+                if len(functions) >= MAX_UNKNOWN_FUNCTIONS:
+                    raise Reply(400, "unsupported-query", f"the query calls more than {MAX_UNKNOWN_FUNCTIONS} "
+                                "extension functions this endpoint does not know") from None
+                functions[NamedNode(iri)] = _unbound
 
     def _body(self, fmt: str, body: bytes, msg: dict) -> dict:
         if len(body) > msg["max_bytes"]:
@@ -437,7 +472,7 @@ def run_update(settings: dict, text: str) -> dict:
     from ..store import GraphStore
 
     try:
-        check_update(text)
+        check_update(text, union_default=True)  # queries here read the union of the graphs
         store = GraphStore.open_existing(settings["store"])
         try:
             store.update(text)

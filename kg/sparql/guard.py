@@ -106,9 +106,26 @@ def check_query(text: str, local_graphs: set[str]) -> CheckedQuery:
     return CheckedQuery(form=_FORMS.get(algebra.name, algebra.name), has_dataset=bool(datasets))
 
 
-def check_update(text: str) -> None:
+_DEFAULT_GRAPH_REFUSED = (
+    "refused, nothing written: this update's WHERE (or DELETE WHERE) matches triples outside GRAPH, and "
+    "SPARQL Update reads those from the store's default graph alone, while queries here read the union of "
+    "all graphs (kg keeps its data in named graphs, so it would match nothing that a query sees): match "
+    "inside GRAPH ?g { ... }, or name the graphs to read with USING <graph> (or WITH <graph>)")
+
+
+def check_update(text: str, union_default: bool = False) -> None:
     """Refuse LOAD and SERVICE anywhere in an update, oversize text, and anything rdflib
-    cannot parse."""
+    cannot parse. With ``union_default`` (queries read the union of the graphs, as
+    ``kg serve``'s do), also refuse an operation whose WHERE reads the default graph with
+    no USING or WITH naming what to read: pyoxigraph's updates read the default graph
+    alone, so it would silently see less than the same WHERE as a query.
+
+    >>> check_update("INSERT { GRAPH <urn:g> { ?s <urn:x> ?o } } WHERE { GRAPH ?g { ?s ?p ?o } }", True)
+    >>> check_update("INSERT { GRAPH <urn:g> { ?s <urn:x> ?o } } WHERE { ?s ?p ?o }", True)
+    Traceback (most recent call last):
+    ...
+    kg.sparql.guard.QueryRefused: refused, nothing written: this update's WHERE ...
+    """
     from rdflib.plugins.sparql.algebra import translateUpdate
     from rdflib.plugins.sparql.parser import parseUpdate
 
@@ -127,6 +144,44 @@ def check_update(text: str) -> None:
     if any(n.name == "Load" for n in nodes):
         raise QueryRefused(_LOAD_REFUSED)
     _refuse_service(nodes, words)
+    if union_default and any(_reads_default_graph(op) for op in algebra.algebra):
+        raise QueryRefused(_DEFAULT_GRAPH_REFUSED)
+
+
+def _reads_default_graph(operation: Any) -> bool:
+    """Whether an update operation (rdflib's algebra) matches triples in the default graph:
+    a DELETE WHERE with triples outside GRAPH, or a DELETE/INSERT whose WHERE has a triple
+    pattern outside GRAPH (sub-queries and EXISTS included) and no USING or WITH."""
+    if operation.name == "DeleteWhere":
+        return bool(_field(operation, "triples"))
+    if operation.name != "Modify" or _field(operation, "using") or _field(operation, "withClause") is not None:
+        return False
+    return _triples_outside_graph(_field(operation, "where"))
+
+
+def _field(node: Any, key: str) -> Any:
+    """``node[key]``, None when absent (a CompValue's ``get`` gives the key back instead)."""
+    return node[key] if key in node else None
+
+
+def _triples_outside_graph(node: Any) -> bool:
+    """Whether a pattern (algebra or parse tree) holds a triple pattern outside every GRAPH."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, CompValue):
+            if item.name in ("Graph", "GraphGraphPattern"):
+                continue  # inside GRAPH: a named graph, read the same way by queries and updates
+            if item.name in ("BGP", "TriplesBlock") and _field(item, "triples"):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 def check_graphs(iris: Iterable[str], local_graphs: set[str], what: str) -> None:
