@@ -4,9 +4,11 @@ Everything is read and checked before anything is written (``kg.sources``): an
 unreadable file changes nothing. Good records are never lost because of a bad
 neighbour (the bad one is set aside in the quarantine), unless ``strict`` asks to
 reject the whole input. Every record is checked against the record-local rules of
-the shapes as it is mapped (``kg.validation.at_ingest``): what breaks one is a
-finding of the report; with ``gate`` a record that breaks one is quarantined
-instead of written, so the stored version of it (if any) stays. A whole ingest is one write session of the store (records
+the shapes as it is mapped (``kg.validation.at_ingest``): one that breaks a structural
+rule (a MUST of the catalog's schema) is quarantined with its reasons; what breaks a
+quality rule is a finding of the report, and with ``gate`` a record that breaks one is
+quarantined instead of written. A quarantined record is not written, so the stored
+version of it (if any) stays. A whole ingest is one write session of the store (records
 are written in batches, all into one new version), so a reader or a crash sees the
 whole old version or the whole new one. RDF files go in as they are.
 """
@@ -34,7 +36,7 @@ from .sources import (
     RdfDocument, read_inputs,
 )
 from .store import GraphStore, transactional
-from .validation.at_ingest import RuleCheck, RuleFinding
+from .validation.at_ingest import RuleCheck, RuleFinding, SchemaBreak, rejecting
 from .vocab import RDF, SKOS, Iris
 
 # Records mapped, checked and bulk-loaded together: memory stays bounded and the loads few, and the
@@ -44,6 +46,11 @@ BATCH_SIZE = 250
 # mapping overlaps the write of the one before (the records pending are still taken BATCH_SIZE at a
 # time, so which version of a record given twice is written does not change).
 RAMP = (50, 100)
+# ... and at most this much of their JSON (UTF-8): records with many cells or long texts make batches of
+# fewer records, so that what a batch holds while it is mapped and written stays near a batch of full ones
+# (250 of 9,120 generated full-shape records: 5 MiB). 200 records of 2,000 cells (45.6 MB) peaked at 3.1 GB
+# in batches of 50 and 100 records (2 million quads): benchmarks/results/memory.md.
+BATCH_BYTES = 6 * 1024 * 1024
 GATES = (None, "violation", "warning")  # what --gate holds back: results this severe or worse
 Caps = tuple[int, int]  # the most cells and bytes (UTF-8 JSON) a record may hold
 DEFAULT_CAPS: Caps = (MAX_RECORD_CELLS, MAX_RECORD_BYTES)
@@ -87,7 +94,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
                  graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
-                 replace_all: bool = False, compact: bool = False) -> IngestReport:
+                 replace_all: bool = False, compact: bool = False, keep_invalid: bool = False) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -100,6 +107,9 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     ``load`` does: quads into the graph they name, triples into the default graph, or
     into ``graph`` (an IRI) when it is given (``kg.sources.rdf``).
 
+    A record that breaks a structural rule of the shapes (``kgsh:Structural``: a MUST of the
+    catalog's schema) is quarantined with its reasons, not written; ``keep_invalid`` writes it
+    anyway, its results findings like the others (data known to be odd: round trips, fixtures).
     ``gate`` ("violation" or "warning"): a record with a rule result that severe or
     worse is quarantined, not written (``_Run``). ``caps``: (cells, bytes) a record may
     hold at most; a bigger one is quarantined before it is read further.
@@ -113,7 +123,8 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     def run() -> IngestReport:
         with fewer_collections():  # reading the files allocates as much as mapping them
             return _ingest_read(store, paths, iris, strict=strict, progress=progress, stream=stream,
-                                format=format, graph=graph, gate=gate, caps=caps, replace_all=replace_all)
+                                format=format, graph=graph, gate=gate, caps=caps, replace_all=replace_all,
+                                keep_invalid=keep_invalid)
 
     if not compact:
         return run()
@@ -124,7 +135,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
 
 def _ingest_read(store: GraphStore, paths: list[str], iris: Iris | None, *, strict: bool, progress: Progress | None,
                  stream: bool | None, format: str | None, graph: str | None, gate: str | None, caps: Caps,
-                 replace_all: bool) -> IngestReport:
+                 replace_all: bool, keep_invalid: bool = False) -> IngestReport:
     target = _graph_iri(graph)
     minimum = None if stream is False else 0 if stream else STREAM_MIN_BYTES
     inputs = read_inputs(paths, stream_min_bytes=minimum, rdf=format, graph=target, limit=caps[1])
@@ -132,9 +143,9 @@ def _ingest_read(store: GraphStore, paths: list[str], iris: Iris | None, *, stri
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     if not any(isinstance(item, CatalogStream) for item in inputs):
         return ingest_batches(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps,
-                              replace_all=replace_all)
+                              replace_all=replace_all, keep_invalid=keep_invalid)
     return ingest_inputs(store, inputs, iris, strict=strict, progress=progress, gate=gate, caps=caps,
-                         replace_all=replace_all)
+                         replace_all=replace_all, keep_invalid=keep_invalid)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -148,7 +159,7 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                   caps: Caps = DEFAULT_CAPS, replace_all: bool = False) -> IngestReport:
+                   caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
@@ -156,12 +167,12 @@ def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | Non
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
     return _ingest(store, list(batches), iris or Iris(), strict, progress, chunk=None, gate=gate, caps=caps,
-                   replace_all=replace_all)
+                   replace_all=replace_all, keep_invalid=keep_invalid)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
                   strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                  caps: Caps = DEFAULT_CAPS, replace_all: bool = False) -> IngestReport:
+                  caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -171,30 +182,31 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
     return _ingest(store, list(inputs), iris or Iris(), strict, progress, chunk=BATCH_SIZE, gate=gate, caps=caps,
-                   replace_all=replace_all)
+                   replace_all=replace_all, keep_invalid=keep_invalid)
 
 
 @transactional
 def _ingest(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
             chunk: int | None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
-            replace_all: bool = False) -> IngestReport:
+            replace_all: bool = False, keep_invalid: bool = False) -> IngestReport:
     """The one ingest. ``strict``: in chunks, a first pass without a store checks and maps
     everything; all at once, the single write waits for the same checks."""
     with fewer_collections():
-        return _ingest_collected(store, inputs, iris, strict, progress, chunk, gate, caps, replace_all)
+        return _ingest_collected(store, inputs, iris, strict, progress, chunk, gate, caps, replace_all, keep_invalid)
 
 
 def _ingest_collected(store: GraphStore, inputs: list[Input], iris: Iris, strict: bool, progress: Progress | None,
-                      chunk: int | None, gate: str | None, caps: Caps, replace_all: bool) -> IngestReport:
+                      chunk: int | None, gate: str | None, caps: Caps, replace_all: bool,
+                      keep_invalid: bool = False) -> IngestReport:
     started = time.perf_counter()
     if gate not in GATES:
         raise UsageError(f"gate must be one of {', '.join(GATES[1:])}, not {gate!r}")
     if strict and chunk is not None:
-        dry = _Run(None, iris, chunk, None, gate=gate, caps=caps)
+        dry = _Run(None, iris, chunk, None, gate=gate, caps=caps, keep_invalid=keep_invalid)
         dry.take(inputs)
         if dry.errors:
             raise InputRejected(dry.errors)
-    run = _Run(store, iris, chunk, progress, strict=strict, gate=gate, caps=caps)
+    run = _Run(store, iris, chunk, progress, strict=strict, gate=gate, caps=caps, keep_invalid=keep_invalid)
     run.take(inputs)
     report = IngestReport(records=len(run.written), quads_written=run.quads_written, quarantined=run.errors,
                           superseded=run.superseded, sources=[item.source for item in inputs],
@@ -203,6 +215,9 @@ def _ingest_collected(store: GraphStore, inputs: list[Input], iris: Iris, strict
     _record_changeset(run, report, replace_all)
     if report.records or run.edges or run.rdf:
         _finish(store, iris, run, report)
+    elif run.described_now:  # only quarantined records' shared descriptions went in: none is new and used
+        drop_unused_shared(store, iris, run.described_now)
+        report.quads_written = 0
     report.seconds = time.perf_counter() - started
     return report
 
@@ -212,6 +227,7 @@ class _Pending:
     record: Record
     source: str
     index: int
+    size: int = 0  # the record's UTF-8 JSON
 
 
 # a record, its graph's quads, shared descriptions, and its graph's triples (for the rules)
@@ -239,8 +255,10 @@ class _Run:
     later records may point to them; those none points to are dropped at the end)."""
 
     def __init__(self, store: GraphStore | None, iris: Iris, chunk: int | None, progress: Progress | None, *,
-                 strict: bool = False, gate: str | None = None, caps: Caps = DEFAULT_CAPS) -> None:
+                 strict: bool = False, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
+                 keep_invalid: bool = False) -> None:
         self.store, self.iris, self.chunk, self.progress, self.strict = store, iris, chunk, progress, strict
+        self.keep_invalid = keep_invalid  # structural breaks written anyway, as findings
         self.held = {None: (), "violation": ("Violation",), "warning": ("Violation", "Warning")}[gate]
         self.checker = ItemChecker(max_cells=caps[0], max_bytes=caps[1])
         self.rules = RuleCheck(iris, ontology_quads(iris))
@@ -257,6 +275,7 @@ class _Run:
         self.catalog_header: dict | None = None
         self.rdf: list[Quad] = []
         self.pending: dict[str, _Pending] = {}
+        self.pending_bytes = 0  # their JSON (a record superseded while pending still counts: flushed a little sooner)
         self.taken: set[str] = set()     # ids of the records taken so far
         self.written: set[str] = set()   # ids of the records written (a superseded one is written again)
         self.told: Written | None = Written()  # their feature cells, for the description (None: read them back)
@@ -287,16 +306,29 @@ class _Run:
         self.writes.wait()
 
     def _take_edges(self, batch: Batch) -> None:
-        good = []
+        good: list[tuple[Edge, str, int]] = []
         for checked in self.checker.edges(batch):
+            self.warnings += checked.warnings  # an edge given twice byte for byte: kept once, with a warning
             if checked.item is None:
                 self.errors += [checked.error] if checked.error else []
                 continue
-            self.warnings += checked.warnings
+            broken = self._edge_breaks(checked.item, checked.source, checked.index, len(self.edges) + len(good))
+            if broken is not None:
+                self.errors.append(broken)
+                continue
             good.append((checked.item, checked.source, checked.index))
         if good:  # an edges file with no usable edges never empties the stored edges
             self.edges += good
             self.edges_header = batch.header
+
+    def _edge_breaks(self, edge: Edge, source: str, index: int, position: int) -> SchemaBreak | None:
+        """Why an edge is set aside: it breaks a structural rule of the edge shapes (None: it goes in).
+        Its findings proper are made when the edges are written (``_write_shared``)."""
+        if self.keep_invalid:
+            return None
+        where = f"{edge.source} -> {edge.target}"
+        broken = rejecting(self.rules.record(relation_quads(edge, position, self.iris), source, index, where))
+        return SchemaBreak(source, index, where, broken) if broken else None
 
     def _take_records(self, batch: Batch | CatalogStream) -> None:
         if batch.note:
@@ -314,8 +346,9 @@ class _Run:
                 self.superseded.append(record.id)
                 self.pending.pop(record.id, None)  # the newer version goes last
             self.taken.add(record.id)
-            self.pending[record.id] = _Pending(record, checked.source, checked.index)
-            if self.chunk is not None and len(self.pending) >= self.chunk:
+            self.pending[record.id] = _Pending(record, checked.source, checked.index, checked.size)
+            self.pending_bytes += checked.size
+            if self.chunk is not None and (len(self.pending) >= self.chunk or self.pending_bytes >= BATCH_BYTES):
                 self.flush()
         # an empty or all-bad catalog file never replaces the stored catalog header
         if batch.kind == BULK and any_good:
@@ -327,16 +360,17 @@ class _Run:
         was bad)."""
         pending = list(self.pending.values())
         self.pending.clear()
+        self.pending_bytes = 0
         if self.strict:
             mapped = self._map(pending)
             held = self._check_rules(mapped)
             if self.errors:
                 raise InputRejected(self.errors)
             batches: Iterable[tuple[list[Mapped], set[str], int]] = (
-                (mapped[start:end], held, end) for start, end in self._slices(len(mapped)))
+                (mapped[start:end], held, end) for start, end in self._slices([m[0].size for m in mapped]))
         else:
             batches = ((part, self._check_rules(part), end) for part, end in (
-                (self._map(pending[start:end]), end) for start, end in self._slices(len(pending))))
+                (self._map(pending[start:end]), end) for start, end in self._slices([p.size for p in pending])))
         for part, held, done in batches:
             if self.store is not None:
                 self._write(part, held)
@@ -349,11 +383,15 @@ class _Run:
         """How many records the next batch holds (``RAMP``, then ``BATCH_SIZE``)."""
         return RAMP[self.batches] if self.batches < len(RAMP) else BATCH_SIZE
 
-    def _slices(self, count: int) -> Iterator[tuple[int, int]]:
-        """(start, end) of each batch of ``count`` pending records, counted as they are taken."""
-        start = 0
+    def _slices(self, sizes: list[int]) -> Iterator[tuple[int, int]]:
+        """(start, end) of each batch of the pending records of these ``sizes``, counted as they are taken
+        (``_next_size`` records, ``BATCH_BYTES`` of JSON, whichever comes first; one record at least)."""
+        start, count = 0, len(sizes)
         while start < count:
-            end = min(start + self._next_size(), count)
+            end, weight, most = start + 1, sizes[start], min(start + self._next_size(), count)
+            while end < most and weight + sizes[end] <= BATCH_BYTES:
+                weight += sizes[end]
+                end += 1
             self.batches += 1
             yield start, end
             start = end
@@ -384,15 +422,21 @@ class _Run:
             self.store.replace_graphs(graphs, shared)
 
     def _check_rules(self, mapped: list[Mapped]) -> set[str]:
-        """Check each mapped record against the rules; the ids the gate holds back."""
+        """Check each mapped record against the rules; the ids held back: those that break a
+        structural rule (``SchemaBreak``), and those the gate holds back."""
         held = set()
         started = time.perf_counter()
         for pending, _, descriptions, triples in mapped:
             self.rules.add_shared(descriptions)
             found = self.rules.record_terms(triples, pending.source, pending.index, pending.record.id)
+            self.checked.add(pending.record.id)
+            broken = [] if self.keep_invalid else rejecting(found, self.held)
+            if broken:  # a structural rule of the schema: set aside with its reasons, never written
+                self.errors.append(SchemaBreak(pending.source, pending.index, pending.record.id, broken))
+                held.add(pending.record.id)
+                continue
             if pending.record.id in self.found_in:  # an earlier version of this run: its findings no longer hold
                 self.findings = [f for f in self.findings if f.record_id != pending.record.id]
-            self.checked.add(pending.record.id)
             self.found_in.update([pending.record.id] if found else [])
             self.findings += found
             reasons = [f for f in found if f.severity in self.held]

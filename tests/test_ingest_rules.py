@@ -1,5 +1,6 @@
 """The catalog's record-local rules at ingest: every bad record named by file, record and field path,
-the same results as ``kg validate``, the gate that keeps the stored version, the schemaVersion check.
+the same results as ``kg validate``, structural rules that quarantine and quality rules that warn, the
+gate that keeps the stored version, the schemaVersion check.
 
 The bad records are variants of one clean record (mem0, its T2 cells given an http(s)
 citation, so it breaks no rule): each variant breaks exactly the rule it is about.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -107,21 +109,24 @@ def run_kg(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_every_bad_record_is_named_by_file_record_and_field_in_a_real_process(base, clean, tmp_path):
+    """Each breaks a structural rule: quarantined with its reasons, one line each, the store unchanged."""
     records = [variant(clean, name, change) for name, change, _, _ in BAD]
     file = tmp_path / "bad.json"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
-    store, report = fresh(base, tmp_path), tmp_path / "report.jsonl"
-    done = run_kg("ingest", str(file), "--store", str(store), "--report", str(report))
-    assert done.returncode == EXIT_OK, done.stderr  # findings are warnings: every record goes in
-    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning: ")]
-    assert len(warnings) == len(BAD), done.stderr  # one each, nothing else
-    for index, ((name, _, path, rule), line) in enumerate(zip(BAD, warnings)):
-        assert line.startswith(f"warning: {file}: [{index}] bad-{name}--example-org: {path}: "), line
-        assert line.endswith(")") and f"(rule {rule}" in line, line
-    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
-    assert [(item["index"], item["path"], item["rule"], item["severity"]) for item in lines] == [
-        (i, path, rule, "Violation") for i, (_, _, path, rule) in enumerate(BAD)]
-    assert "ingested 11 records" not in done.stderr and "ingested 10 records" in done.stderr
+    store, quarantine = fresh(base, tmp_path), tmp_path / "q.jsonl"
+    done = run_kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
+    assert done.returncode == EXIT_QUARANTINE, done.stderr
+    assert not [line for line in done.stderr.splitlines() if line.startswith("warning: ")], done.stderr
+    held = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
+    assert len(held) == len(BAD), done.stderr  # one each, nothing else
+    for index, ((name, _, path, rule), line) in enumerate(zip(BAD, held)):
+        assert line.startswith(f"quarantined: {file}: [{index}] bad-{name}--example-org: {path}: breaks a "
+                               f"structural rule, so it is not written: "), line
+        assert f"(rule {rule}" in line, line
+    lines = [json.loads(line) for line in quarantine.read_text(encoding="utf-8").splitlines()]
+    assert [(item["index"], item["path"], item["reasons"][0]["rule"], item["reasons"][0]["kind"])
+            for item in lines] == [(i, path, rule, "structural") for i, (_, _, path, rule) in enumerate(BAD)]
+    assert dump(store) == base["dump"]
 
 
 def test_a_schema_version_of_another_major_is_refused_and_changes_nothing(base, clean, tmp_path):
@@ -150,10 +155,11 @@ def ingest(capsys, store: Path, *args: str) -> tuple[int, list[str]]:
 
 
 def test_the_gate_keeps_the_stored_version_and_quarantines_the_new_one(base, clean, tmp_path, capsys):
+    """--gate holds back what breaks quality rules (here two uncited T2 cells), which go in without it."""
     store = fresh(base, tmp_path)
     worse = copy.deepcopy(clean)
-    worse["tier"] = 7
-    worse["cells"]["type"]["status"] = "verified"
+    worse["cells"]["type"]["citation"] = None
+    worse["cells"]["desc"]["citation"] = None
     file = tmp_path / "worse.json"
     file.write_text(json.dumps(worse), encoding="utf-8")
     quarantine = tmp_path / "q.jsonl"
@@ -161,11 +167,11 @@ def test_the_gate_keeps_the_stored_version_and_quarantines_the_new_one(base, cle
     assert code == EXIT_QUARANTINE
     assert dump(store) == base["dump"]  # quad for quad: the old version stays
     (held,) = [line for line in lines if line.startswith("quarantined: ")]
-    assert held == (f"quarantined: {file}: [0] mem0--mem0-ai: cells.type.status: held back by the gate: breaks "
-                    f"CellStatus, SystemTier; the stored version, if any, is kept"), held
+    assert held.startswith(f"quarantined: {file}: [0] mem0--mem0-ai: cells.") and held.endswith(
+        ".citation: held back by the gate: breaks T2Citation x2; the stored version, if any, is kept"), held
     (item,) = [json.loads(line) for line in quarantine.read_text(encoding="utf-8").splitlines()]
-    assert sorted((r["path"], r["rule"]) for r in item["reasons"]) == [
-        ("cells.type.status", "CellStatus"), ("tier", "SystemTier")]
+    assert sorted((r["path"], r["rule"], r["kind"]) for r in item["reasons"]) == [
+        ("cells.desc.citation", "T2Citation", "quality"), ("cells.type.citation", "T2Citation", "quality")]
     # without the gate the new version replaces the old one, with its warnings
     code, lines = ingest(capsys, store, str(file))
     assert code == EXIT_OK and sum(line.startswith("warning: ") for line in lines) == 2
@@ -175,14 +181,15 @@ def test_the_gate_keeps_the_stored_version_and_quarantines_the_new_one(base, cle
 def test_the_gate_quarantines_a_new_record_that_breaks_a_rule_and_lets_good_ones_in(base, clean, tmp_path,
                                                                                     capsys):
     store = fresh(base, tmp_path)
-    bad = variant(clean, "new", lambda r: r.__setitem__("tier", 0))
+    bad = variant(clean, "new", lambda r: r["cells"]["type"].__setitem__("citation", None))
     good = copy.deepcopy(clean)
     good["name"] = "Mem0 (renamed)"
     file = tmp_path / "mixed.json"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": [bad, good]}), encoding="utf-8")
     code, lines = ingest(capsys, store, str(file), "--gate", "violation")
     assert code == EXIT_QUARANTINE
-    assert any(line.startswith(f"quarantined: {file}: [0] bad-new--example-org: tier: held back") for line in lines)
+    assert any(line.startswith(f"quarantined: {file}: [0] bad-new--example-org: cells.type.citation: held back")
+               for line in lines)
     after = GraphStore(store)
     ids = IRIS.stored_ids(after.named_graphs())
     names = {q.object.value for q in after.quads(IRIS.record_graph("mem0--mem0-ai"))
@@ -282,3 +289,140 @@ def test_a_records_facts_from_the_mappings_terms_are_those_of_its_quads(seed_rec
     assert len(triples) > 900
     for index in ("forward", "backward", "by_predicate", "instances"):
         assert getattr(from_terms, index) == getattr(from_quads, index)
+
+
+# ---------------------------------------------------------------------------
+# Structural rules quarantine, quality rules warn (the rule table's kgsh:ruleKind)
+
+
+def _empty_sections(r):
+    r["sections"] = []
+
+
+def _axis_without_primary(r):
+    for value in r["taxonomy"]["unit"]:
+        value["primary"] = False
+
+
+# (name, change, field path, rule): one record for each kind of structural break of the schema
+STRUCTURAL_BREAKS = [
+    ("tier-6", lambda r: r.__setitem__("tier", 6), "tier", "SystemTier"),
+    ("tier-0", lambda r: r.__setitem__("tier", 0), "tier", "SystemTier"),
+    ("cell-without-status", lambda r: r["cells"]["pros"].pop("status"), "cells.pros.status", "CellStatus"),
+    ("two-primary-sections", _two_primary, "sections", "SystemOnePrimaryListing"),
+    ("no-primary-section", _no_primary, "sections", "SystemPrimarySection"),
+    ("empty-sections", _empty_sections, "sections", "SystemPrimarySection"),
+    ("axis-without-primary", _axis_without_primary, "taxonomy.unit", "TaxonomyUnit"),
+    ("missing-axis", lambda r: r["taxonomy"].pop("governance"), "taxonomy.governance", "TaxonomyGovernance"),
+    ("javascript-url", lambda r: r.__setitem__("url", "javascript:alert(1)"), "url", "SystemUrl"),
+]
+
+
+def stored_names(store: Path) -> dict[str, set[str]]:
+    """The records of a store on disk: id -> its schema:name values."""
+    opened = GraphStore(store)
+    found = {record_id: {q.object.value for q in opened.quads(IRIS.record_graph(record_id))
+                         if q.predicate.value == "https://schema.org/name"}
+             for record_id in IRIS.stored_ids(opened.named_graphs())}
+    del opened
+    gc.collect()
+    return found
+
+
+@pytest.mark.parametrize("name,change,path,rule", STRUCTURAL_BREAKS, ids=[c[0] for c in STRUCTURAL_BREAKS])
+def test_a_record_that_breaks_a_structural_rule_is_quarantined_and_its_neighbours_go_in(base, clean, tmp_path,
+                                                                                       name, change, path, rule):
+    store, quarantine = fresh(base, tmp_path), tmp_path / "q.jsonl"
+    before = variant(clean, "before", lambda r: r.__setitem__("name", "Before"))
+    bad = variant(clean, name, change)
+    after = variant(clean, "after", lambda r: r.__setitem__("name", "After"))
+    records = [before, bad, after]
+    file = tmp_path / "mixed.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
+    done = run_kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
+    assert done.returncode == EXIT_QUARANTINE, done.stderr
+    (held,) = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
+    assert held.startswith(f"quarantined: {file}: [1] {bad['id']}: {path}: breaks a structural rule"), held
+    assert f"(rule {rule}" in held, held
+    assert not [line for line in done.stderr.splitlines() if line.startswith("warning: ") and bad["id"] in line]
+    (item,) = [json.loads(line) for line in quarantine.read_text(encoding="utf-8").splitlines()]
+    assert (item["source"], item["index"], item["id"], item["path"]) == (str(file), 1, bad["id"], path)
+    assert (path, rule, "structural") in {(r["path"], r["rule"], r["kind"]) for r in item["reasons"]}
+    # the neighbours went in, the bad record did not: what the input says, less the bad one
+    expected = {"mem0--mem0-ai": {clean["name"]}} | {r["id"]: {r["name"]} for r in records if r is not bad}
+    assert stored_names(store) == expected
+
+
+def test_a_record_that_breaks_only_quality_rules_goes_in_with_a_warning_and_the_gate_holds_it(base, clean,
+                                                                                            tmp_path):
+    uncited = variant(clean, "uncited", lambda r: r["cells"]["type"].__setitem__("citation", None))
+    file = tmp_path / "uncited.json"
+    file.write_text(json.dumps(uncited), encoding="utf-8")
+    store = fresh(base, tmp_path)
+    done = run_kg("ingest", str(file), "--store", str(store))
+    assert done.returncode == EXIT_OK, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("warning: ")] == [
+        f"warning: {file}: [0] {uncited['id']}: cells.type.citation: A T2 cell has an http(s) citation. "
+        "(rule T2Citation)"]
+    assert set(stored_names(store)) == {"mem0--mem0-ai", uncited["id"]}
+    gated = tmp_path / "gated"
+    shutil.copytree(base["store"], gated)
+    done = run_kg("ingest", str(file), "--store", str(gated), "--gate", "violation")
+    assert done.returncode == EXIT_QUARANTINE, done.stderr
+    assert f"{uncited['id']}: cells.type.citation: held back by the gate: breaks T2Citation" in done.stderr
+    assert dump(gated) == base["dump"]
+
+
+def test_strict_rejects_the_whole_input_for_a_structural_break(base, clean, tmp_path):
+    records = [variant(clean, "fine", lambda r: None), variant(clean, "tier-9", lambda r: r.__setitem__("tier", 9))]
+    file = tmp_path / "two.json"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
+    store = fresh(base, tmp_path)
+    done = run_kg("ingest", str(file), "--store", str(store), "--strict")
+    assert done.returncode == EXIT_INPUT, done.stderr
+    assert f"[1] bad-tier-9--example-org: tier: breaks a structural rule" in done.stderr
+    assert dump(store) == base["dump"]
+
+
+def test_an_edge_that_breaks_a_structural_rule_is_quarantined_and_the_others_go_in(tmp_path, edges_file):
+    edges = [dict(e) for e in edges_file["edges"][:3]]
+    edges[1].update(type="built-on", isInfluential=True)  # isInfluential is given only on cites edges
+    file, store = tmp_path / "edges.json", tmp_path / "store"
+    file.write_text(json.dumps({"schemaVersion": "1.0.0", "edges": edges}), encoding="utf-8")
+    done = run_kg("ingest", str(file), "--store", str(store))
+    assert done.returncode == EXIT_QUARANTINE, done.stderr
+    (held,) = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
+    assert held.startswith(f"quarantined: {file}: [1] {edges[1]['source']} -> {edges[1]['target']}: type: breaks "
+                           "a structural rule") and "(rule InfluentialOnlyOnCites" in held, held
+    opened = GraphStore(store)
+    kept = {(r["s"].value, r["t"].value) for r in opened.select(
+        "SELECT ?s ?t WHERE { ?r <https://w3id.org/agent-landscape/ontology#source> ?s ; "
+        "<https://w3id.org/agent-landscape/ontology#target> ?t }")}
+    del opened
+    gc.collect()
+    assert kept == {(IRIS.system(e["source"]).value, IRIS.system(e["target"]).value) for e in (edges[0], edges[2])}
+
+
+def test_the_readme_and_the_shapes_readme_say_which_rules_are_structural_and_which_quality():
+    import re
+
+    from kg.validation.rules import rule_kinds
+
+    kinds = rule_kinds(IRIS)
+    assert kinds["structural"] and kinds["quality"] and "T2Citation" in kinds["quality"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    for kind, names in kinds.items():
+        (line,) = [line for line in readme if line.startswith(f"- **{kind}**")]
+        assert re.findall(r"`(\w+)`", line.split(":", 1)[1]) == names, kind
+    table = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (structural|quality) \|",
+                                                          (ROOT / "shapes" / "README.md").read_text(encoding="utf-8"),
+                                                          re.M)}
+    assert table == {name: kind for kind, names in kinds.items() for name in names}
+
+
+def test_no_record_of_the_bundled_catalog_breaks_a_structural_rule(bundled_ingest):
+    """The bundled catalog builds whole: its findings (12,586) are all quality findings."""
+    _, report = bundled_ingest
+    assert report.records == 912 and not report.quarantined
+    rules = load_rules(IRIS)
+    assert {f.rule for f in report.findings} and not [f for f in report.findings if rules[f.rule].structural]

@@ -4,7 +4,8 @@ The checks of what a reader hands over, beyond the structure ``kg.records`` chec
 text the graph cannot hold (lone surrogates, NaN, non-JSON values, nesting deeper
 than ``MAX_DEPTH``, for items handed over by the API rather than parsed by kg), a
 duplicate id in one file, self-edges and duplicate edges; and the warnings about
-what goes in but deserves a look (risky link schemes, unknown edge types).
+what goes in but deserves a look (risky link schemes, unknown edge types, an edge
+repeated exactly: kept once).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Generic, Iterator, TypeVar
 from ..errors import RecordError
 from ..records import Edge, Record, edge_from_json, record_from_json
 from ..vocab import EDGE_PROPERTIES
-from .json_files import MAX_DEPTH, MAX_ITEM_BYTES, Batch, Oversized, json_depth
+from .json_files import MAX_DEPTH, MAX_ITEM_BYTES, Batch, Oversized, TooDeep, json_depth
 from .stream import CatalogStream
 
 
@@ -33,6 +34,7 @@ class Checked(Generic[Item]):
     item: Item | None = None
     error: RecordError | None = None
     warnings: list[RecordError] = field(default_factory=list)
+    size: int = 0  # a record's size as UTF-8 JSON (what the ingest weighs its batches by)
 
 
 MAX_RECORD_CELLS = 2000  # the catalog's records hold about 25 cells
@@ -49,7 +51,8 @@ class ItemChecker:
     """
 
     def __init__(self, *, max_cells: int = MAX_RECORD_CELLS, max_bytes: int = MAX_RECORD_BYTES) -> None:
-        self.edge_keys: dict[tuple[str, str, str], str] = {}
+        # (source, target, type) -> where it was first seen, and its JSON (keys sorted)
+        self.edge_keys: dict[tuple[str, str, str], tuple[str, str, str]] = {}
         self.max_cells, self.max_bytes = max_cells, max_bytes
 
     def records(self, batch: Batch | CatalogStream) -> Iterator[Checked[Record]]:
@@ -62,6 +65,9 @@ class ItemChecker:
                     raise RecordError(batch.source, index, raw.record_id, "(record)",
                                       f"is {raw.size:,} bytes of JSON, more than the cap of {self.max_bytes:,} "
                                       f"(--max-record-bytes); not read")
+                if isinstance(raw, TooDeep):  # a record the reader could not decode: only its nesting is known
+                    raise RecordError(batch.source, index, raw.record_id, "(record)",
+                                      f"nested more than {MAX_DEPTH} levels deep")
                 self._check_cells(raw, batch.source, index)
                 size = check_plain_json(raw, batch.source, index)
                 if size > self.max_bytes:
@@ -77,7 +83,7 @@ class ItemChecker:
                 yield checked
                 continue
             seen_here[record.id] = index
-            checked.item = record
+            checked.item, checked.size = record, size
             checked.warnings = record_warnings(record, batch.source, index)
             yield checked
 
@@ -88,29 +94,40 @@ class ItemChecker:
                               f"{len(cells):,} cells, more than the cap of {self.max_cells:,} (--max-cells)")
 
     def edges(self, batch: Batch) -> Iterator[Checked[Edge]]:
-        """The edges of an edges batch: no self-edge, no edge met before in this ingest."""
+        """The edges of an edges batch: no self-edge, no edge met before in this ingest. An edge that
+        repeats an earlier one exactly (the same JSON) is left out with a warning: the one kept says it all."""
         for index, raw in enumerate(batch.items):
             checked: Checked[Edge] = Checked(batch.source, index)
             try:
                 check_plain_json(raw, batch.source, index)
                 edge = edge_from_json(raw, source=batch.source, index=index)
-                self._check_edge(edge, batch.source, index)
+                repeated = self._check_edge(edge, batch.source, index, _json_text(raw))
             except RecordError as err:
                 checked.error = err
                 yield checked
                 continue
-            checked.item = edge
-            checked.warnings = edge_warnings(edge, batch.source, index)
+            if repeated is not None:
+                checked.warnings = [repeated]
+            else:
+                checked.item = edge
+                checked.warnings = edge_warnings(edge, batch.source, index)
             yield checked
 
-    def _check_edge(self, edge: Edge, source: str, index: int) -> None:
+    def _check_edge(self, edge: Edge, source: str, index: int, text: str) -> RecordError | None:
+        """Refuse a self-edge, and an edge whose (source, target, type) came before with other fields;
+        the warning for one that came before exactly (``text``: its JSON), else None."""
         where = f"{edge.source} -> {edge.target}"
         if edge.source == edge.target:
             raise RecordError(source, index, where, "target", "self-edge: source and target are the same record")
         if edge.key in self.edge_keys:
-            raise RecordError(source, index, where, "type",
-                              f"duplicate edge ({edge.type}); first seen at {self.edge_keys[edge.key]}")
-        self.edge_keys[edge.key] = f"[{index}]"
+            first_source, first, first_text = self.edge_keys[edge.key]
+            at = first if first_source == source else f"{first} of {first_source}"
+            if first_text == text:
+                return RecordError(source, index, where, "(edge)",
+                                   f"the same edge as {at}, field for field: kept once")
+            raise RecordError(source, index, where, "type", f"duplicate edge ({edge.type}); first seen at {at}")
+        self.edge_keys[edge.key] = (source, f"[{index}]", text)
+        return None
 
 
 # ---------------------------------------------------------------------------
@@ -143,6 +160,11 @@ def _shown_id(raw: object) -> str | None:
     """The id of a raw record as messages show it (None when it has no text id)."""
     record_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
     return None if record_id is None else record_id.encode("utf-8", "backslashreplace").decode()
+
+
+def _json_text(raw: object) -> str:
+    """An item as JSON text with its keys sorted: two items are the same JSON when these are equal."""
+    return json.dumps(raw, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def check_plain_json(raw: object, source: str, index: int) -> int:
@@ -189,10 +211,9 @@ def link_scheme_problem(text: object) -> str | None:
 
 
 def record_warnings(record: Record, source: str, index: int) -> list[RecordError]:
+    """The risky links of a record's cell citations. (A url that is not http(s) breaks the structural
+    rule SystemUrl: the record is quarantined, with that rule as its reason.)"""
     found = []
-    problem = link_scheme_problem(record.url)
-    if problem:
-        found.append(RecordError(source, index, record.id, "url", problem))
     for slug, cell in (record.cells or {}).items():
         problem = link_scheme_problem(cell.citation)
         if problem:

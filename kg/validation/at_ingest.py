@@ -33,7 +33,7 @@ from .core import CoreShapes, Facts, core_shapes, terms
 from .parallel import our_read_plan
 from .paths import PATH_PREFIXES
 from .report import Result, ValidationReport, display_text, finish, rule_blocks
-from .rules import Rule, load_rules, shapes_graph
+from .rules import STRUCTURAL, Rule, load_rules, shapes_graph
 
 EXAMPLES = 10  # finding lines shown before the summary by rule
 
@@ -54,6 +54,7 @@ class RuleFinding(RecordError):
         self.message = f"{rule.message} (rule {rule.name}{shown})"
         self.rule = rule.name
         self.severity = result.severity
+        self.kind = rule.kind  # structural: ingest quarantines the record; quality: a warning
         self.result = result
         self._line: str | None = None
 
@@ -65,8 +66,33 @@ class RuleFinding(RecordError):
     def to_json(self) -> dict[str, Any]:
         """One line of ``kg ingest --report``."""
         return {"source": self.source, "index": self.index, "id": self.record_id, "path": self.path,
-                "rule": self.rule, "severity": self.severity, "message": self.message,
+                "rule": self.rule, "severity": self.severity, "kind": self.kind, "message": self.message,
                 "value": display_text(self.result.value), "focus": display_text(self.result.focus)}
+
+
+class SchemaBreak(RecordError):
+    """A record (or edge) that breaks a structural rule of the catalog's schema: quarantined, not written.
+
+    ``reasons``: the findings that set it aside (its structural ones, and with ``--gate`` those that
+    severe); the line names the first, then the other rules broken.
+    """
+
+    def __init__(self, source: str, index: int | None, record_id: str | None, reasons: list[RuleFinding]) -> None:
+        first = reasons[0]
+        others = sorted({f.rule for f in reasons[1:]} - {first.rule})
+        also = f"; also breaks {', '.join(others)}" if others else ""
+        super().__init__(source, index, record_id, first.path,
+                         f"breaks a structural rule, so it is not written: {first.message}{also}")
+        self.reasons = reasons
+
+
+def rejecting(found: list[RuleFinding], held: tuple[str, ...] = ()) -> list[RuleFinding]:
+    """The findings that set a record aside: every structural one, and (``held``: the severities
+    ``--gate`` holds back) the quality ones that severe; structural ones first. None: it goes in."""
+    structural = [f for f in found if f.kind == STRUCTURAL]
+    if not structural:
+        return []
+    return structural + [f for f in found if f.kind != STRUCTURAL and f.severity in held]
 
 
 def _short(iri: str) -> str:

@@ -7,7 +7,10 @@ read back); a worker of the split run may run the sped-up form instead
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+import logging
+import threading
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 import pyoxigraph
 import rdflib
@@ -22,6 +25,37 @@ if TYPE_CHECKING:
     from .readplan import ReadPlan
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+class _IllFormedLiterals(logging.Filter):
+    """Drops rdflib's log record (with its traceback) for a literal whose text is not of its datatype
+    (``"aldi"^^xsd:integer``): such data is a validation finding (sh:datatype), not a crash report."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Failed to convert Literal lexical form to value")
+
+
+_QUIET = _IllFormedLiterals()
+_quiet_lock = threading.Lock()
+_quiet_users = 0
+
+
+@contextmanager
+def quiet_ill_formed_literals() -> Iterator[None]:
+    """While rdflib terms are made from data: its ``rdflib.term`` logger says nothing of ill-formed
+    literals (a public logging filter, added and removed; other messages still go through)."""
+    global _quiet_users
+    logger = logging.getLogger("rdflib.term")
+    with _quiet_lock:
+        _quiet_users += 1
+        logger.addFilter(_QUIET)
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_users -= 1
+            if _quiet_users == 0:
+                logger.removeFilter(_QUIET)
 
 
 class Converter:
@@ -55,13 +89,14 @@ class Converter:
         predicates = plan.bulk if plan is not None else None
         classes = plan.classes if plan is not None else None
         rdf_type = RDF.type.value
-        for t in triples:
-            p = t.predicate
-            if predicates is not None and p.value not in predicates:
-                continue
-            if classes is not None and p.value == rdf_type and t.object.value not in classes:
-                continue
-            add((self(t.subject), self(p), self(t.object)), graph, False)
+        with quiet_ill_formed_literals():
+            for t in triples:
+                p = t.predicate
+                if predicates is not None and p.value not in predicates:
+                    continue
+                if classes is not None and p.value == rdf_type and t.object.value not in classes:
+                    continue
+                add((self(t.subject), self(p), self(t.object)), graph, False)
 
 
 

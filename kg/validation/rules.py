@@ -11,6 +11,13 @@ names it. A rule is named by the local name of the shape that reports it.
 ('Violation', 'record')
 >>> rules["RelationTargetIsSystem"].check
 'check-relation-target'
+
+Each rule is structural or quality (its ``kgsh:ruleKind``): ingest quarantines a record
+that breaks a structural rule (one of the catalog schema's MUST rules) and keeps one
+that breaks only quality rules, with a warning.
+
+>>> rules["SystemTier"].kind, rules["T2Citation"].kind
+('structural', 'quality')
 """
 
 from __future__ import annotations
@@ -33,6 +40,9 @@ SHAPES_DIR = resource_dir("shapes")
 LOCAL_SHAPES = SHAPES_DIR / "kg-shapes.ttl"
 CROSS_SHAPES = SHAPES_DIR / "kg-cross-shapes.ttl"
 SEVERITIES = ("Violation", "Warning", "Info")
+RULE_KIND = URIRef(SHAPES_NS + "ruleKind")
+KINDS = {SHAPES_NS + "Structural": "structural", SHAPES_NS + "Quality": "quality"}
+STRUCTURAL, QUALITY = "structural", "quality"
 
 
 @dataclass(frozen=True)
@@ -41,7 +51,8 @@ class Rule:
 
     ``scope`` is ``record`` (checked per record graph), ``catalog`` (checked by
     the SPARQL query ``check``) or, for the user's own shapes only, ``graph``
-    (checked in one pySHACL run over the whole graph).
+    (checked in one pySHACL run over the whole graph). ``kind`` is ``structural`` or ``quality``
+    (``kgsh:ruleKind``; the user's own shapes are all ``quality``).
     """
 
     name: str
@@ -52,6 +63,12 @@ class Rule:
     path: str | None = None
     check: str | None = None
     component: str | None = None
+    kind: str = QUALITY
+
+    @property
+    def structural(self) -> bool:
+        """True for a MUST rule of the catalog's schema: ingest quarantines a record that breaks it."""
+        return self.kind == STRUCTURAL
 
 
 def shapes_text(iris: Iris | None = None, *, cross: bool = False) -> str:
@@ -117,6 +134,22 @@ def _rules(base: str) -> tuple[tuple[str, Rule], ...]:
                 name=name, iri=str(shape), severity=str(graph.value(shape, _SH.severity)).rsplit("#", 1)[-1],
                 message=str(message) if message is not None else name, scope=scope,
                 path=path_text(graph, path) if path is not None else None,
-                check=check, component=component or None,
+                check=check, component=component or None, kind=_kind(graph, shape, name),
             )
     return tuple(sorted(rules.items()))
+
+
+def _kind(graph: rdflib.Graph, shape: URIRef, name: str) -> str:
+    """A rule's kind from its ``kgsh:ruleKind``: every rule of ours must say which it is."""
+    kind = KINDS.get(str(graph.value(shape, RULE_KIND)))
+    if kind is None:
+        raise UsageError(f"rule {name} of shapes/ has no kgsh:ruleKind (kgsh:Structural or kgsh:Quality)")
+    return kind
+
+
+def rule_kinds(iris: Iris | None = None) -> dict[str, list[str]]:
+    """The names of our rules by kind (``structural``, ``quality``), sorted: the table the README shows."""
+    found: dict[str, list[str]] = {STRUCTURAL: [], QUALITY: []}
+    for name, rule in load_rules(iris).items():
+        found[rule.kind].append(name)
+    return found

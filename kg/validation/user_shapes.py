@@ -99,8 +99,7 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
     convert = Converter()
     for path in paths:
         items, prefixes = read_rdf_file(path, base)
-        for item in items:
-            graph.add((convert(item.subject), convert(item.predicate), convert(item.object)))
+        convert.fill(graph, items)  # ill-formed literals quietly: pySHACL reads them as they are
         for prefix, namespace in prefixes.items():
             graph.bind(prefix, namespace, override=False)
     shapes = shape_nodes(graph)
