@@ -10,6 +10,9 @@ What a path names decides how it is written:
 * a folder, a block device, a socket, a path in a folder that does not exist, or one of the
   command's own input files: refused before anything is read (``UsageError``: exit 2).
 
+A write that fails on the way (a full disk, ``/dev/full``, an I/O error) is one line, exit 2,
+and leaves no temporary file behind.
+
 >>> import tempfile, os
 >>> folder = tempfile.mkdtemp()
 >>> out = output_path(os.path.join(folder, "report.jsonl"), "--report")
@@ -25,6 +28,7 @@ kg.errors.UsageError: -o ...: is a folder; give a file name
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -36,6 +40,8 @@ from typing import IO, Iterable, Iterator
 from .errors import UsageError, safe_text
 
 STDOUT = "-"
+# Failures of the output itself, not of what is written into it: they name the path, never a traceback.
+_WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
 
 @dataclass(frozen=True)
@@ -130,12 +136,15 @@ def writing(out: OutputPath) -> Iterator[IO[bytes]]:
     if out.target == STDOUT:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
-    elif out.stream:
-        with _opened(out) as handle:
+        return
+    opener = _opened if out.stream else _replacing
+    try:
+        with opener(out) as handle:
             yield handle
-    else:
-        with _replacing(out) as handle:
-            yield handle
+    except OSError as err:
+        if err.errno not in _WRITE_FAILURES:
+            raise
+        raise UsageError(f"cannot write {safe_text(out.given)}: {err.strerror or err}") from None
 
 
 @contextmanager

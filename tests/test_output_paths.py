@@ -71,6 +71,21 @@ def test_a_character_device_is_written_in_place_never_replaced(built, tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["null"]  # no temporary file left beside it
 
 
+@as_root
+def test_a_device_that_refuses_the_write_is_one_line_exit_2_and_stays_a_device(built, tmp_path):
+    """``-o /dev/full`` once ended in "internal error" (exit 70): a write the output refuses is
+    the output's failure, named in one line."""
+    store, _ = built
+    full = tmp_path / "full"
+    os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # what /dev/full is, made here
+    for command in (["checkout", "1"], ["export", "-f", "nquads"]):
+        done = kg(*command, "--store", str(store), "-o", str(full), cwd=tmp_path)
+        line = one_line_error(done)
+        assert str(full) in line and "No space left on device" in line, line
+        assert stat.S_ISCHR(os.stat(full).st_mode) and os.stat(full).st_rdev == os.makedev(1, 7), command
+    assert sorted(os.listdir(tmp_path)) == ["full"]
+
+
 def test_a_fifo_is_written_as_a_stream(built, tmp_path):
     store, _ = built
     fifo = tmp_path / "fifo"

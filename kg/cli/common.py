@@ -30,11 +30,12 @@ EXIT_CODES = {
     EXIT_OK: "success",
     EXIT_VIOLATIONS: "validation found violations (kg validate; kg build --fail-on violation; "
                      "--fail-on sets the severity); kg docs --check: the docs are out of date",
-    EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter)",
+    EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter; an output path "
+                "that is a folder, an input or cannot be written)",
     EXIT_INPUT: "unreadable input (a file cannot be read or parsed, or --strict rejected bad records); "
                 "nothing written",
-    EXIT_STORE: "store error (no store yet, locked by another process, a remote store that cannot be "
-                "reached or differs after kg push)",
+    EXIT_STORE: "store error (no store yet, a damaged store, locked by another process, a remote store or "
+                "endpoint that cannot be reached in time or differs after kg push)",
     EXIT_QUARANTINE: "ingested, but some records or edges were quarantined",
     EXIT_NOT_FOUND: "not found (a query was given an id or a name that matches no system, or a name that "
                     "several systems match): the message lists close matches or the candidates",
