@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from pyoxigraph import Literal, Quad, RdfFormat, parse
 
-from kg.generations import clean, current, lock_writer
+from kg.store._generations import clean, current, lock_writer
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, RDF, SCHEMA, Iris
@@ -139,7 +139,7 @@ def wait_released(store: Path, number: int) -> None:
 
 
 def reclaim(store: Path) -> list[int]:
-    """What the next writer removes: the generations no reader holds (kg.generations.clean)."""
+    """What the next writer removes: the generations no reader holds (kg.store._generations.clean)."""
     writer = lock_writer(store)
     try:
         return clean(store, keep=current(store))
@@ -234,7 +234,7 @@ def test_running_servers_answer_from_the_new_version_whole_and_within_2_s(reader
 
 
 def test_a_worker_checks_with_one_stat_and_moves_releasing_the_old_version(tmp_path, catalogs, monkeypatch):
-    from kg import generations
+    from kg.store import _generations as generations
     from kg.serve.worker import Worker
 
     store = fresh_store(tmp_path, catalogs["old"])

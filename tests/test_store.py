@@ -9,7 +9,7 @@ import threading
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
 
-from kg import generations
+from kg.store import _generations as generations
 from kg.errors import QueryError, StoreError
 from kg.store import GraphStore
 

@@ -1,4 +1,4 @@
-"""A damaged store (kg.generations.damage): a folder that holds generations that were current but
+"""A damaged store (kg.store._generations.damage): a folder that holds generations that were current but
 no readable pointer is refused by every command, writers included (exit 4, one line that says how
 to restore it), and nothing is deleted; what a killed first write or migration leaves is still
 cleared by the next writer. Every command runs as a real ``kg`` process."""
@@ -102,7 +102,7 @@ def test_a_corrupt_or_dangling_pointer_is_refused_with_the_way_back(store, tmp_p
 
 KILLED_FIRST_WRITE = textwrap.dedent("""
     import os, signal, sys
-    from kg import generations
+    from kg.store import _generations as generations
     from kg.cli import main
 
     def write_pointer(folder, number):  # the store's first generation, killed before it is current

@@ -1,4 +1,4 @@
-"""One version at a time (kg.store, kg.generations): readers see the whole old version or the whole
+"""One version at a time (kg.store, kg.store._generations): readers see the whole old version or the whole
 new one; killed, failing or disk-full writers leave the previous version intact, quad for quad, and
 nothing behind once the next writer cleaned up; reading never creates or changes a store."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad
 
-from kg import generations
+from kg.store import _generations as generations
 from kg.errors import StoreError
 from kg.store import GraphStore
 
@@ -230,7 +230,7 @@ def test_a_writer_killed_at_random_points_leaves_the_old_version(tmp_path):
 
 KILLED_AT = VERSIONS + textwrap.dedent("""
     import os, signal, sys
-    from kg import generations
+    from kg.store import _generations as generations
     from kg.store import GraphStore
     path, where = sys.argv[1], sys.argv[2]
     switch, clean = generations.write_pointer, generations.clean

@@ -1,4 +1,4 @@
-"""The store's storage errors (kg.storefaults): one line, naming the folder, only for faults of the
+"""The store's storage errors (kg.store._faults): one line, naming the folder, only for faults of the
 storage itself."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kg.errors import StoreError
-from kg.storefaults import is_storage_fault, open_read_only, open_writable, reason, storage_error
+from kg.store._faults import is_storage_fault, open_read_only, open_writable, reason, storage_error
 
 
 def test_a_storage_fault_is_one_short_line():

@@ -31,7 +31,7 @@ from typing import Any, Mapping, Sequence
 
 from pyoxigraph import Quad, RdfFormat, Store
 
-from . import nquads
+from ._nquads import forget, texts
 
 PIPE_BYTES = 1 << 20  # the pipe's buffer where the system lets it grow (Linux): fewer switches between threads
 OPEN_WAIT = 0.001  # seconds between tries to open the pipe while the loader has not opened it yet
@@ -162,21 +162,21 @@ class BuildLoad:
             if any(g in self.graphs or self.store.contains_named_graph(g) for g in graphs):
                 self.end()
                 return False
-            count = sum(len(given) for given in graphs.values()) + len(additions)
+            count = sum(len(quads) for quads in graphs.values()) + len(additions)
             if self._load is None and (count <= STREAM_FROM or self.loaded < STREAM_AFTER):
                 return False
             parts = [*graphs.values(), additions]
-            texts = nquads.texts(parts)
-            if any(b"_:" in text for text in texts):  # the parser renames blank nodes: a later write could not find them
+            given = texts(parts)
+            if any(b"_:" in text for text in given):  # the parser renames blank nodes: a later write could not find them
                 self.end()
                 return False
             self.graphs.update(graphs)
             if self._load is None:
                 self._load = StreamLoad(self.store)
-            for text in texts:  # a graph at a time: never all of the batch's text in one more copy
+            for text in given:  # a graph at a time: never all of the batch's text in one more copy
                 self._load.write(text)
-            del texts
-            nquads.forget(parts)
+            del given
+            forget(parts)
             self._in_load += count
             if self._in_load >= LOAD_QUADS:
                 self._next_load()

@@ -1,4 +1,4 @@
-"""kg.streamload, and the store's use of it: a build into an empty store goes through one bulk load."""
+"""kg.store._bulkload, and the store's use of it: a build into an empty store goes through one bulk load."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import threading
 import pytest
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, Store, serialize
 
-from kg import streamload
 from kg.errors import StoreError
 from kg.store import GraphStore
-from kg.streamload import STREAM_FROM
+from kg.store import _bulkload as streamload
+from kg.store._bulkload import STREAM_FROM
 
 EX = "https://example.org/"
 P = NamedNode(EX + "p")

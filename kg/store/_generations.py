@@ -8,9 +8,9 @@ an unreferenced folder that the next writer removes::
 
     kg-store/
       generation          the current generation's number ("7\\n"), replaced atomically
-      writer.lock         flock'ed exclusively by the one writer, for a whole write
+      writer.lock         locked exclusively by the one writer, for a whole write
       gen-00000007/       a complete store; nobody writes to it once it is current
-      gen-00000007.lock   flock'ed shared by every reader of generation 7
+      gen-00000007.lock   locked shared by every reader of generation 7 (see kg.store._locks)
       gen-00000008/       the next generation, while a writer builds it
       gen-00000008.new    marks a generation never made current yet (made before its
                           folder, removed once the pointer names it)
@@ -20,7 +20,8 @@ current and no reader holds its lock, and, in a folder without a pointer, only w
 was never current (its ``.new`` marker): a folder that holds a generation that was
 current but no readable pointer is a damaged store, refused by every command with the
 way to restore it (:func:`damage`), never emptied. This module knows files and locks
-only; the RocksDB stores themselves are opened by :mod:`kg.store`.
+only; the RocksDB stores themselves are opened by :mod:`kg.store._handle` and
+:mod:`kg.store._session`.
 """
 
 from __future__ import annotations
@@ -32,12 +33,9 @@ import shutil
 import time
 from pathlib import Path
 
-from .errors import StoreError, safe_text
+from ..errors import StoreError, safe_text
+from ._locks import Lock, lock_exclusive, lock_shared, try_exclusive
 
-try:
-    import fcntl
-except ImportError:  # Windows: no flock; keeping readers and writers apart is then the user's job
-    fcntl = None  # type: ignore[assignment]
 
 POINTER = "generation"
 WRITER_LOCK = "writer.lock"
@@ -199,49 +197,17 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _flock(fd: int, shared: bool = False, wait: bool = True) -> None:
-    """flock ``fd``; raises BlockingIOError when ``wait`` is false and another holds it."""
-    if fcntl is not None:
-        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | (0 if wait else fcntl.LOCK_NB))
-
-
-class Lock:
-    """An flock held on an open file until ``release`` (or until the process ends)."""
-
-    def __init__(self, fd: int) -> None:
-        self._fd: int | None = fd
-
-    def release(self) -> None:
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)  # closing the file drops its flock
-
-    def __del__(self) -> None:
-        try:
-            self.release()
-        except (OSError, TypeError):  # at interpreter exit the process drops its locks anyway
-            pass
-
-
 def lock_writer(folder: Path, wait_s: float | None = None) -> Lock:
     """The exclusive writer lock of ``folder``, waiting up to ``wait_s`` (default
     ``WRITER_WAIT_S``) for another writer."""
     wait_s = WRITER_WAIT_S if wait_s is None else wait_s
     try:
-        fd = os.open(folder / WRITER_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        return lock_exclusive(folder / WRITER_LOCK, wait_s)
+    except TimeoutError:
+        raise StoreError(f"the store {safe_text(folder)} is locked by another process that writes to it "
+                         f"(waited {wait_s:g} s)") from None
     except OSError as err:
         raise StoreError(f"cannot write to the store {safe_text(folder)}: {err.strerror or err}") from None
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            _flock(fd, wait=False)
-            return Lock(fd)
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                os.close(fd)
-                raise StoreError(f"the store {safe_text(folder)} is locked by another process that writes to it "
-                                 f"(waited {wait_s:g} s)") from None
-            time.sleep(0.05)
 
 
 def start_generation(folder: Path, number: int) -> None:
@@ -256,16 +222,13 @@ def lock_reader(folder: Path, number: int) -> Lock | None:
     """A shared lock on generation ``number``, or None when it is gone (removed since the
     pointer was read). Opened read-only: this works on read-only media too."""
     try:
-        fd = os.open(_lock_path(folder, number), os.O_RDONLY)
-    except FileNotFoundError:
-        return None
+        lock = lock_shared(_lock_path(folder, number))  # waits only while a writer removes this generation
     except OSError as err:
         raise StoreError(f"cannot read the store {safe_text(folder)}: {err.strerror or err}") from None
-    _flock(fd, shared=True)  # waits only while a writer removes this generation
-    if not (generation_dir(folder, number) / LEGACY_MARK).is_file():
-        os.close(fd)
+    if lock is not None and not (generation_dir(folder, number) / LEGACY_MARK).is_file():
+        lock.release()
         return None
-    return Lock(fd)
+    return lock
 
 
 def lock_current(folder: Path, attempts: int = 200) -> tuple[int, Lock | None]:
@@ -339,16 +302,7 @@ def clean(folder: Path, keep: int) -> list[int]:
 
 def _try_exclusive(folder: Path, number: int) -> Lock | bool:
     """An exclusive lock on a generation's lock file; True when it has none; False when held."""
-    try:
-        fd = os.open(_lock_path(folder, number), os.O_RDWR)
-    except FileNotFoundError:
-        return True
-    try:
-        _flock(fd, wait=False)
-    except BlockingIOError:
-        os.close(fd)
-        return False
-    return Lock(fd)
+    return try_exclusive(_lock_path(folder, number))
 
 
 def _remove(path: Path) -> None:

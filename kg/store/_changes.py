@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from pyoxigraph import NamedNode, Quad
 
-from .sparql.lexer import code_tokens
+from ..sparql.lexer import code_tokens
 
 
 class Changes:

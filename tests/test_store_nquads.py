@@ -1,4 +1,4 @@
-"""kg.nquads: the N-Quads text written from terms is pyoxigraph's serialiser's own, byte for
+"""kg.store._nquads: the N-Quads text written from terms is pyoxigraph's serialiser's own, byte for
 byte, for every record of the catalog and for random terms; a GraphTriples reads as its quads."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, parse, serialize
 
 from kg.mapping import in_graph, record_triples
-from kg.nquads import GraphTriples, text
+from kg.store._nquads import GraphTriples, text
 from kg.records import record_from_json
 from kg.vocab import Iris
 

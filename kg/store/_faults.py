@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pyoxigraph import Store
 
-from .errors import StoreError, safe_text
+from ..errors import StoreError, safe_text
 
 
 def reason(err: BaseException) -> str:

@@ -3,7 +3,7 @@
 Building a ``Quad`` costs about 2.3 us in pyoxigraph, and the loader only reads the quads'
 text. pyoxigraph prints every term in N-Triples syntax (escapes included), so the line of a
 quad is its four terms and a dot: 0.6-0.8 us a quad, the serialiser's own text byte for byte
-(tests/test_nquads.py checks both on generated and on random terms).
+(tests/test_store_nquads.py checks both on generated and on random terms).
 
 >>> from pyoxigraph import Literal, NamedNode
 >>> ex = "https://example.org/"
