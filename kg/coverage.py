@@ -17,7 +17,7 @@ from typing import Iterable
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from .mapping.to_quads import feature_family
+from .mapping.features import feature_family
 from .store import GraphStore, literal_text
 from .vocab import KG, RDF, XSD, Iris
 

@@ -57,8 +57,8 @@ def test_an_ingest_whose_background_write_fails_leaves_the_stored_version(tmp_pa
     store = GraphStore(tmp_path / "kg-store")
     ingest_paths(store, tiny_paths)
     before = sorted(map(str, store.quads()))
-    monkeypatch.setattr(ingestion, "BATCH_SIZE", 3)  # several batches: the failure comes mid-run
-    monkeypatch.setattr(ingestion, "RAMP", ())
+    monkeypatch.setattr(ingestion.batching, "BATCH_SIZE", 3)  # several batches: the failure comes mid-run
+    monkeypatch.setattr(ingestion.batching, "RAMP", ())
     calls = []
     replace = GraphStore.replace_graphs
 

@@ -18,7 +18,7 @@ import pytest
 
 from kg import coverage, description, normalise, queries
 from kg.ingestion import ingest_paths, remove_records
-from kg.mapping.to_quads import feature_family
+from kg.mapping.features import feature_family
 from kg.store import GraphStore
 from kg.vocab import Iris
 
@@ -185,7 +185,7 @@ def test_a_fresh_build_is_told_its_tallies_without_counting_afresh(tmp_path, mon
 def test_a_record_given_again_in_a_later_file_counts_once(tmp_path, monkeypatch):
     from kg import ingestion
 
-    monkeypatch.setattr(ingestion, "BATCH_SIZE", 4)  # streamed 4 at a time: the first version is written first
+    monkeypatch.setattr(ingestion.batching, "BATCH_SIZE", 4)  # streamed 4 at a time: the first version is written first
     catalog, _ = gen.generate_catalog(12, seed=6)
     header = {k: v for k, v in catalog.items() if k != "records"}
     records = catalog["records"]

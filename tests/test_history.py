@@ -261,7 +261,7 @@ def test_streamed_ingest_in_batches_records_the_same_changeset(tmp_path, tiny_pa
     found = []
     for stream in (False, True):
         store = GraphStore()
-        monkeypatch.setattr(ingestion, "BATCH_SIZE", 3 if stream else 500)  # records arrive 3 at a time
+        monkeypatch.setattr(ingestion.batching, "BATCH_SIZE", 3 if stream else 500)  # records arrive 3 at a time
         ingest_paths(store, tiny_paths, stream=stream)
         found.append(to_json(ingest_paths(store, changed, stream=stream).changeset))
     for document in found:

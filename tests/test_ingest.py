@@ -140,21 +140,22 @@ def test_unusual_but_valid_records_survive_the_graph(seed_record, site_catalog, 
 def test_the_first_batches_are_small_so_the_writer_starts_early_and_every_record_lands(tmp_path, site_catalog,
                                                                                          monkeypatch, stream):
     """50, then 100, then 250 records a batch (streamed: of each 250 records pending); nothing lost or doubled."""
-    from kg import ingestion
+    from kg.ingestion import batching
+    from kg.ingestion.write import BatchWriter
 
     sizes: list[int] = []
-    store_batch = ingestion._Run._store_batch
+    store_batch = BatchWriter._store_batch
 
-    def counted(run, graphs, shared):
+    def counted(writer, graphs, shared):
         sizes.append(len(graphs))
-        return store_batch(run, graphs, shared)
+        return store_batch(writer, graphs, shared)
 
-    monkeypatch.setattr(ingestion._Run, "_store_batch", counted)
+    monkeypatch.setattr(BatchWriter, "_store_batch", counted)
     records = site_catalog["records"][:700]
     file = tmp_path / "catalog.json"
     file.write_text(json.dumps({**site_catalog, "records": records}), encoding="utf-8")
     store = GraphStore()
     report = ingest_paths(store, [str(file)], stream=stream)
-    assert ingestion.RAMP == (50, 100)
+    assert batching.RAMP == (50, 100)
     assert sizes == ([50, 100, 100, 250, 200] if stream else [50, 100, 250, 250, 50])
     assert report.records == 700 and read_description(store, Iris())["counts"]["System"] == 700

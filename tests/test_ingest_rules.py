@@ -403,16 +403,16 @@ def test_an_edge_that_breaks_a_structural_rule_is_quarantined_and_the_others_go_
     assert kept == {(IRIS.system(e["source"]).value, IRIS.system(e["target"]).value) for e in (edges[0], edges[2])}
 
 
-def test_the_readme_and_the_shapes_readme_say_which_rules_are_structural_and_which_quality():
+def test_the_validation_guide_and_the_shapes_readme_say_which_rules_are_structural_and_which_quality():
     import re
 
     from kg.validation.rules import rule_kinds
 
     kinds = rule_kinds(IRIS)
     assert kinds["structural"] and kinds["quality"] and "T2Citation" in kinds["quality"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    guide = (ROOT / "docs" / "guide" / "validation.md").read_text(encoding="utf-8").splitlines()
     for kind, names in kinds.items():
-        (line,) = [line for line in readme if line.startswith(f"- **{kind}**")]
+        (line,) = [line for line in guide if line.startswith(f"- **{kind}**")]
         assert re.findall(r"`(\w+)`", line.split(":", 1)[1]) == names, kind
     table = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (structural|quality) \|",
                                                           (ROOT / "shapes" / "README.md").read_text(encoding="utf-8"),

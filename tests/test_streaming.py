@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import kg.ingestion as ingest
+import kg.ingestion.entry as ingest
 import kg.sources as sources
-import kg.sources.stream as stream_reader
+import kg.sources.scanner as scanner
 from kg.errors import InputRejected, SourceError
 from kg.sources import CatalogStream, read_inputs, read_text, scan_catalog
 from kg.store import GraphStore
@@ -73,7 +73,7 @@ def _streamed(path: Path):
 def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, window):
     """Every document: the same items and header, or the same error message (line and column
     in the whole file), whatever the window size."""
-    monkeypatch.setattr(stream_reader, "_READ_BYTES", window)
+    monkeypatch.setattr(scanner, "_READ_BYTES", window)
     compared = 0
     for number, text in enumerate(DOCUMENTS):
         path = tmp_path / f"doc{number}.json"
@@ -94,7 +94,7 @@ def test_streamed_reading_equals_whole_file_reading(tmp_path, monkeypatch, windo
     (b'{"records": [1, 2\x00]}', "NUL bytes"),
 ])
 def test_bad_bytes_give_the_whole_file_readers_message(tmp_path, monkeypatch, data, needle):
-    monkeypatch.setattr(stream_reader, "_READ_BYTES", 5)
+    monkeypatch.setattr(scanner, "_READ_BYTES", 5)
     path = tmp_path / "bad.json"
     path.write_bytes(data)
     with pytest.raises(SourceError) as streamed:
@@ -163,7 +163,7 @@ def test_streamed_ingest_with_bad_records_duplicates_and_supersedes(tmp_path, mo
                                                                     seed_record, edges_file, on_disk):
     """Small chunks, so a superseded record is written before its new version arrives (on disk, by
     the writer thread, in the same write session: its old quads must go)."""
-    monkeypatch.setattr(ingest, "BATCH_SIZE", 7)
+    monkeypatch.setattr(ingest.batching, "BATCH_SIZE", 7)
     records = [dict(r) for r in site_catalog["records"][:40]]
     records[3] = {"id": "Bad Id", "name": "x"}                   # quarantined
     records[5] = {**records[4], "name": "same id, same file"}     # duplicate in one file
@@ -249,7 +249,7 @@ def _records_three_ways(folder: Path, records: list[dict]) -> dict[str, Path]:
 
 def test_json_lines_lists_and_folders_streamed_give_the_graph_read_whole(tmp_path, monkeypatch, site_catalog):
     """Streamed in chunks of 4 records (and a folder kept in memory for one file only), the same graph."""
-    monkeypatch.setattr(ingest, "BATCH_SIZE", 4)
+    monkeypatch.setattr(ingest.batching, "BATCH_SIZE", 4)
     monkeypatch.setattr(sources.inputs, "KEEP_BYTES", 3000)
     records = site_catalog["records"][:10]
     for name, path in _records_three_ways(tmp_path, records).items():
