@@ -25,9 +25,10 @@ from ..errors import SourceError
 from ..rdffiles import check_start
 from ..resources import resource_dir
 from . import rdf
-from .json_files import Batch, json_files_in, read_paths
+from .json_files import Batch
 from .rdf import RdfDocument, rdf_format, rdf_format_for_path, read_rdf_bytes, read_rdf_file
-from .json_files import MAX_ITEM_BYTES, read_bytes, read_file
+from .json_files import MAX_ITEM_BYTES
+from .whole import json_files_in, read_bytes, read_file, read_paths
 from .stream import STREAM_MIN_BYTES, CatalogStream, scan_file, scan_whole
 
 Input = Batch | CatalogStream | RdfDocument

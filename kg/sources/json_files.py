@@ -1,10 +1,10 @@
-"""JSON input files -> batches of raw catalog items (strict JSON, shape from the content).
+"""JSON documents -> batches of raw catalog items: the strict parser, the shapes, the per-item caps.
 
-Reads bulk catalog files, single per-system export records (and folders of
-them), JSON Lines streams of records, edges files, and ``-`` for stdin. The
-shape is detected from the content, never from the file name.
+Knows bulk catalog files, single per-system export records, JSON Lines streams of
+records and edges files. The shape is detected from the content, never from the file
+name (``kg.sources.whole`` reads inputs whole with it; ``kg.sources.stream`` a record at a time).
 
->>> batch = read_text('{"schemaVersion": "1", "edges": []}', "edges.json")
+>>> batch = batch_from_document({"schemaVersion": "1", "edges": []}, "edges.json")
 >>> batch.kind, batch.header
 ('edges', {'schemaVersion': '1'})
 """
@@ -14,10 +14,8 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import SourceError
 from ..rdffiles import check_start
@@ -130,7 +128,8 @@ def parse_json(text: str) -> Any:
     return doc
 
 
-def _decode(data: bytes, source: str) -> str:
+def decode_json_bytes(data: bytes, source: str) -> str:
+    """An input's bytes as text: UTF-8 (a byte order mark dropped), else one line naming the byte."""
     check_start(data, source)
     try:
         return data.decode("utf-8-sig")  # a UTF-8 byte order mark is harmless: drop it
@@ -149,7 +148,7 @@ def json_problem(err: ValueError) -> str:
 # A record of more UTF-8 JSON is set aside (kg.sources.checks). The cap bounds memory (a record is
 # parsed, mapped and written whole), it does not judge content: 8 MiB is far beyond a record anyone
 # writes by hand (the catalog's largest is about 5 KB; a 1 MiB description goes in), and the ingest's
-# batches are weighed by bytes (kg.ingestion.BATCH_BYTES), so a few such records stay bounded too.
+# batches are weighed by bytes (kg.ingestion.batching.BATCH_BYTES), so a few such records stay bounded too.
 MAX_ITEM_BYTES = 8 * 1024 * 1024
 
 
@@ -204,7 +203,7 @@ def looks_like_json_lines(text: str) -> bool:
     return lines > 1 and first is not None and first.startswith("{") and first.endswith("}")
 
 
-def _json_lines(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
+def json_lines_batch(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
     items: list[Any] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -308,63 +307,3 @@ LIST_NOTE = ("a top-level list of records, not a catalog file ({'schemaVersion',
 def shape_error(doc: Any, source: str) -> SourceError:
     """The error of a document that is none of the shapes kg reads."""
     return SourceError(source, f"unknown shape: {_shape_problem(doc)}; {EXPECTED}")
-
-
-def read_text(text: str, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
-    """One input's text -> a batch (JSON document or JSON Lines; a JSON Lines record of more than
-    ``limit`` bytes is left unread, as an ``Oversized``)."""
-    if not text.strip():
-        raise SourceError(source, f"is empty; {EXPECTED}")
-    if looks_like_json_lines(text):
-        return _json_lines(text, source, limit)
-    try:
-        doc = parse_json(text)
-    except NestedTooDeep as err:
-        from .stream import deep_document  # a catalog or list read record by record: one deep record costs itself
-
-        found = deep_document(text, source)
-        if found is None:
-            raise SourceError(source, json_problem(err)) from None
-        return found
-    except ValueError as err:
-        raise SourceError(source, json_problem(err)) from None
-    return batch_from_document(doc, source)
-
-
-def read_bytes(data: bytes, source: str, limit: int = MAX_ITEM_BYTES) -> Batch:
-    return read_text(_decode(data, source), source, limit)
-
-
-JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
-
-
-def json_files_in(folder: Path) -> list[Path]:
-    """The JSON files under ``folder`` (at any depth), in name order."""
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in JSON_SUFFIXES)
-
-
-def read_paths(paths: list[str]) -> Iterator[Batch]:
-    """Every batch of the given paths: files, folders (their .json/.jsonl files) and ``-``."""
-    for name in paths:
-        if name == "-":
-            yield read_bytes(sys.stdin.buffer.read(), "<stdin>")
-            continue
-        path = Path(name)
-        if path.is_dir():
-            files = json_files_in(path)
-            if not files:
-                raise SourceError(name, "folder holds no .json or .jsonl files")
-            for file in files:
-                yield read_file(file)
-        else:
-            yield read_file(path)
-
-
-def read_file(path: Path, source: str | None = None, limit: int = MAX_ITEM_BYTES) -> Batch:
-    """One JSON file, read whole, as a batch (``source``: its name in messages; ``limit``: see ``read_text``)."""
-    source = source or str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
-    return read_bytes(data, source, limit)
