@@ -42,11 +42,10 @@ from .licences import OSI_APPROVED, SPDX_IDS, LicenseInfo, license_is_osi, spdx_
 from .numbers import number
 from .protocols import PROTOCOL_MODES, protocol_mode, protocols_in_support_cell
 from .text import DEPTH_FLOOR, ESTIMATE, NO_DATA, NOT_APPLICABLE, REAL_DATA, fold
-from .vendors import MULTI_LABEL_SUFFIXES, VendorInfo, publication_venue, registrable_domain, vendor_of
+from .vendors import VendorInfo, publication_venue, registrable_domain, vendor_of
 
 __all__ = [
     "LicenseInfo",
-    "MULTI_LABEL_SUFFIXES",
     "OSI_APPROVED",
     "PROTOCOL_MODES",
     "Period",

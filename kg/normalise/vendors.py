@@ -2,33 +2,26 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .github import GITHUB_RESERVED, OWNER_PATTERN
+from .suffixes import suffix_list
 from .text import clean
-
-# Public suffixes with more than one label (a small excerpt of the PSL); a
-# registrable domain is one label more than its public suffix.
-MULTI_LABEL_SUFFIXES: frozenset[str] = frozenset(
-    {
-        "co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "ltd.uk", "plc.uk", "net.uk", "sch.uk",
-        "com.au", "net.au", "org.au", "edu.au", "gov.au",
-        "co.jp", "ne.jp", "or.jp", "ac.jp", "go.jp",
-        "com.cn", "net.cn", "org.cn", "edu.cn", "gov.cn", "ac.cn",
-        "com.hk", "com.tw", "com.sg", "com.br", "com.mx", "com.ar", "com.tr", "com.my",
-        "co.kr", "or.kr", "co.in", "net.in", "org.in", "ac.in", "co.nz", "co.za", "co.il", "ac.il",
-        "github.io", "gitlab.io", "readthedocs.io", "pages.dev", "workers.dev", "vercel.app",
-        "netlify.app", "herokuapp.com", "web.app", "firebaseapp.com", "appspot.com",
-        "blogspot.com", "azurewebsites.net", "cloudfront.net", "hf.space", "streamlit.app",
-        "fly.dev", "onrender.com",
-    }
-)
 
 
 def registrable_domain(host: str) -> str:
-    """The registrable domain of a host: lowercase, no "www.", no port.
+    """The registrable domain of a host by the Public Suffix List: lowercase, no "www.", no port.
+
+    Both sections of the list count: the ICANN one (co.uk, com.vn, co.id) and the
+    private one (github.io, vercel.app, hf.space), whose names are handed out to
+    different owners, so that x.vercel.app and y.vercel.app are two vendors. A
+    host that is itself a public suffix, or a TLD the list does not know
+    (localhost), is its own domain; an IP address stays as it is; an
+    internationalised name is given in its ASCII (punycode) form, so both
+    spellings of one name give one domain.
 
     >>> registrable_domain("www.Example.co.uk")
     'example.co.uk'
@@ -36,24 +29,47 @@ def registrable_domain(host: str) -> str:
     'microsoft.github.io'
     >>> registrable_domain("eu.36kr.com")
     '36kr.com'
+    >>> registrable_domain("shop.bücher.de")
+    'xn--bcher-kva.de'
     """
+    h = _bare_host(host)
+    if not h or _is_ip_address(h):
+        return h
+    ascii_host = _ascii_host(h)
+    return suffix_list().privatesuffix(ascii_host) or ascii_host
+
+
+def _bare_host(host: str) -> str:
+    """The host name alone: lowercase, no scheme, user, port, path, "www." or empty labels."""
     h = clean(host).lower()
     if "://" in h:
         h = urlsplit(h).netloc if _safe_split(h) else ""
     h = h.rsplit("@", 1)[-1]
     if h.startswith("["):  # IPv6 literal
         return h.split("]")[0] + "]" if "]" in h else h
-    h = h.split(":", 1)[0].split("/", 1)[0].strip(".")
-    if h.startswith("www."):
-        h = h[4:]
-    labels = [label for label in h.split(".") if label]
-    if not labels:
-        return ""
-    if all(label.isdigit() for label in labels):  # IPv4 literal
-        return ".".join(labels)
-    if len(labels) >= 3 and ".".join(labels[-2:]) in MULTI_LABEL_SUFFIXES:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
+    h = ".".join(label for label in h.split(":", 1)[0].split("/", 1)[0].split(".") if label)
+    return h[4:] if h.startswith("www.") else h
+
+
+def _is_ip_address(host: str) -> bool:
+    """True for an IP literal (or any all-numeric dotted name: no TLD is numeric)."""
+    if host.startswith("["):
+        return True
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return all(label.isdigit() for label in host.split(".") if label)
+
+
+def _ascii_host(host: str) -> str:
+    """The host in ASCII (IDNA, punycode labels); the host unchanged where it is no valid IDN."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
 
 
 def _safe_split(url: str) -> bool:
