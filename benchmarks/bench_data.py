@@ -1,6 +1,6 @@
 """The generated catalogs and their on-disk stores, made once per size and reused by the benchmarks.
 
-``catalog(work, size)`` is ``run.ensure_data`` (``benchmarks/generate.py``, cached while the
+``catalog(work, size)`` is ``bench_catalogs.ensure_data`` (``benchmarks/generate.py``, cached while the
 generator is unchanged); ``store(work, size)`` ingests it into ``WORK/stores/gen-SIZE`` with
 ``kg.ingestion`` in a child process, once (a stamp file says it is complete).
 """
@@ -19,9 +19,12 @@ ROOT = BENCH.parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-import run  # noqa: E402  (ensure_data, DEFAULT_SEED, DEFAULT_WORK)
+import bench_catalogs as catalogs  # noqa: E402  (ensure_data, DEFAULT_SEED, DEFAULT_WORK)
+import bench_harness  # noqa: E402
 
-DEFAULT_WORK = run.DEFAULT_WORK
+machine_line = bench_harness.machine_line  # a report's header line (dask_bench, export_bench)
+
+DEFAULT_WORK = catalogs.DEFAULT_WORK
 
 INGEST = r"""
 import json, sys, time
@@ -39,8 +42,8 @@ def log(message: str) -> None:
 
 
 def catalog(work: Path, size: int) -> dict[str, Any]:
-    """The generated catalog of ``size`` records (``run.ensure_data``)."""
-    return run.ensure_data(work, size, run.DEFAULT_SEED, log)
+    """The generated catalog of ``size`` records (``bench_catalogs.ensure_data``)."""
+    return catalogs.ensure_data(work, size, catalogs.DEFAULT_SEED, log)
 
 
 def store(work: Path, size: int) -> tuple[Path, dict[str, Any]]:
@@ -48,7 +51,7 @@ def store(work: Path, size: int) -> tuple[Path, dict[str, Any]]:
     data = catalog(work, size)
     folder = work / "stores" / f"gen-{size}"
     stamp = folder.parent / f"gen-{size}.json"
-    expected = {"catalog_bytes": data["catalog_bytes"], "generator": run.generator_digest()}
+    expected = {"catalog_bytes": data["catalog_bytes"], "generator": catalogs.generator_digest()}
     if stamp.is_file() and folder.is_dir():
         found = json.loads(stamp.read_text())
         if {k: found.get(k) for k in expected} == expected:
@@ -64,18 +67,8 @@ def store(work: Path, size: int) -> tuple[Path, dict[str, Any]]:
     return folder, found
 
 
-def machine_line() -> str:
-    """Cores, load average and Python, for a report's header."""
-    import os
-    import platform
-
-    load = os.getloadavg()
-    return (f"{platform.machine()}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}; "
-            f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min) when the report was written")
-
-
 class NoRecorder:
-    """Stands in for ``kg.ingestion.Recorder``: an ingest that records no changeset (the ingest as
+    """Stands in for ``kg.ingestion.recording.Recorder``: an ingest that records no changeset (the ingest as
     it was before changesets), to measure what the history costs."""
 
     removed: list[str] = []

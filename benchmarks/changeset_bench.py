@@ -4,7 +4,7 @@ At each catalog size (full-shape records from ``benchmarks/generate.py``) a base
 is built once (its first changeset adds every record). Then a file holding 100 of its
 records, each with one cell changed, is ingested into a fresh copy of the base store
 (hard links, so every run starts from the same store), alternately with the changeset
-(kg as it is) and without it (``kg.ingestion.Recorder`` replaced by a no-op in this
+(kg as it is) and without it (``kg.ingestion.recording.Recorder`` replaced by a no-op in this
 process: no hashes read, no diff, no changeset written). The ratio is the median with
 over the median without, measured in the same run. The quads of the changeset of those
 100 changed records are counted at each size: they grow with the changes, not with the
@@ -61,7 +61,7 @@ def _timed_ingest(base: Path, work: Path, changed: Path, with_changeset: bool) -
         shutil.rmtree(work)
     _link_copy(base, work)
     store = GraphStore(work)
-    ingestion.Recorder = ingestion.__dict__["_Recorder"] if with_changeset else NoRecorder  # type: ignore
+    ingestion.recording.Recorder = ingestion.recording.__dict__["_Recorder"] if with_changeset else NoRecorder  # type: ignore
     started = time.perf_counter()
     report = ingestion.ingest_paths(store, [str(changed)])
     seconds = time.perf_counter() - started
@@ -127,7 +127,7 @@ def _markdown(results: list[dict], repeats: int) -> str:
         "the ratio is measured within one run).",
         "",
         f"Each run ingests a file of {CHANGED} records of the catalog, one cell changed in each, into a fresh "
-        "copy of the built store; *without* replaces `kg.ingestion.Recorder` by a no-op (the ingest as it was "
+        "copy of the built store; *without* replaces `kg.ingestion.recording.Recorder` by a no-op (the ingest as it was "
         "before changesets). Medians of the repeats, alternating without / with.",
         "",
         "| records | store quads | build (s) | re-ingest of 100 changed, without (s) | with changeset (s) | ratio "
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                                        "a base store built there by an earlier run is reused")
     parser.add_argument("--build-only", action="store_true", help="build the base stores in --work, time nothing else")
     args = parser.parse_args(argv)
-    ingestion.__dict__["_Recorder"] = ingestion.Recorder
+    ingestion.recording.__dict__["_Recorder"] = ingestion.recording.Recorder
     folder = Path(args.work or tempfile.mkdtemp(prefix="kg-changesets-"))
     folder.mkdir(parents=True, exist_ok=True)
     results = []

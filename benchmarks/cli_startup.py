@@ -17,10 +17,14 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_harness import run_command  # noqa: E402  (a whole process, timed)
+
 FLOOR_SECONDS = 0.3
 
 COMMANDS = {
@@ -33,12 +37,14 @@ COMMANDS = {
 
 
 def wall_times(command: list[str], repeats: int) -> list[float]:
-    subprocess.run(command, capture_output=True, check=True)  # warm-up: file cache, .pyc files
+    """Wall seconds of ``repeats`` runs of ``command``, after one warm-up (file cache, .pyc files)."""
+    subprocess.run(command, capture_output=True, check=True)
     times = []
     for _ in range(repeats):
-        started = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=True)
-        times.append(time.perf_counter() - started)
+        done = run_command(command, cwd=Path.cwd())
+        if done["code"]:
+            raise subprocess.CalledProcessError(done["code"], command)
+        times.append(done["seconds"])
     return times
 
 

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from kg.ingestion import ingest_paths  # noqa: E402
 import pyoxigraph  # noqa: E402
 
-from kg import generations  # noqa: E402
+from kg.store import _generations as generations  # noqa: E402
 from kg.store import GraphStore  # noqa: E402
 from kg.vocab import Iris  # noqa: E402
 

@@ -3,7 +3,7 @@
 
     python benchmarks/incremental_bench.py --sizes 912,9120 --trials 1 [--baseline-src DIR]
 
-The catalogs are ``benchmarks/run.py``'s (generated once into ``--work``, with its
+The catalogs are ``benchmarks/run.py``'s (``bench_catalogs``: generated once into ``--work``, with its
 ``changed-100.json``); each size's store is built once (``ingest_paths`` of the
 catalog and its edges) and copied for every trial, so each trial starts from the
 same store (``cp -al``: hard links). A trial is one fresh process: ``ingest_paths`` of the 100 changed
@@ -47,7 +47,7 @@ def child(spec: dict) -> dict:
     if spec["variant"] == "kg-no-history":
         from bench_data import NoRecorder  # records nothing: the re-ingest apart from the history
 
-        kg.ingestion.Recorder = NoRecorder  # type: ignore[attr-defined, misc]
+        kg.ingestion.recording.Recorder = NoRecorder  # type: ignore[attr-defined, misc]
     store = GraphStore(spec["store"])
     started = time.perf_counter()
     report = ingest_paths(store, [spec["changed"]])
@@ -100,7 +100,7 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return
-    import run as R
+    import bench_catalogs as R
 
     work = Path(args.work) if args.work else R.DEFAULT_WORK
     sizes = [int(s) for s in args.sizes.split(",")]

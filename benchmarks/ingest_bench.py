@@ -100,11 +100,11 @@ else:  # profile: one ingest under cProfile, seconds by where they are spent
             where = ("the store's own calls (pyoxigraph Store: bulk_extend, update, ...)" if "pyoxigraph.Store" in name
                      else "reading JSON (json built-ins)" if "json" in name else "other built-ins (terms, strings)")
         else:
-            where = ("kg.store, kg.generations" if "store.py" in file or "generations.py" in file
+            where = ("kg.store" if "/kg/store/" in file
                      else "mapping (kg.mapping, kg.normalise)" if "/mapping/" in file or "/normalise/" in file
                      else "reading and checking (kg.sources, kg.records, json)" if "/sources/" in file
-                     or "records.py" in file or "json" in file
-                     else "kg.ingestion, kg.description" if "ingestion.py" in file or "description.py" in file
+                     or "/records/" in file or "json" in file
+                     else "kg.ingestion, kg.description" if "/ingestion/" in file or "description.py" in file
                      else "other Python")
         buckets[where] = buckets.get(where, 0.0) + tottime
     out = {"seconds": seconds, "buckets": buckets, "profiled_s": sum(buckets.values())}

@@ -38,10 +38,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_harness import run_command  # noqa: E402  (whole-command timing and peak RSS, os.wait4)
+
 FLOOR_MB = 1536  # every shape at 9,120 full-shape records
 WIDE_FLOOR_MB = 1024  # 200 records of 2,000 cells
 CASES = ("lines", "catalog", "list", "folder", "wide")
@@ -78,14 +82,12 @@ def kg_command() -> list[str]:
 def measure(args: list[str], log: Path) -> dict:
     """Run ``kg ARGS`` as a child; its wall time, exit code, peak RSS (MB, its own: ``os.wait4``) and
     the line that says what it ingested."""
-    started = time.perf_counter()
     with open(log, "wb") as err:
-        child = subprocess.Popen([*kg_command(), *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)
+        done = run_command([*kg_command(), *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
     text = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
     said = [line for line in text if line.startswith("ingested ")] or text[-1:]
-    return {"seconds": time.perf_counter() - started, "code": os.waitstatus_to_exitcode(status),
-            "peak_rss_mb": usage.ru_maxrss / 1024, "said": said[0] if said else ""}
+    return {"seconds": done["seconds"], "code": done["code"], "peak_rss_mb": done["peak_rss_mb"],
+            "said": said[0] if said else ""}
 
 
 def catalog_records(catalog: Path) -> list[str]:

@@ -6,20 +6,35 @@ of the results, never on timings. 60 is small enough to be cheap and large enoug
 every stage to run as it does in the real runs: the re-ingest and revalidation of the
 changed records (20 in --quick: a subset of the catalog), the baseline subset, a catalog
 that is not clean.
+
+Also, without running stages: the harness's whole-command timing and a stage process's failure and
+timeout, the committed report rendered again from its raw results byte for byte, and every module of
+benchmarks/ within 500 lines with a docstring.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / "benchmarks" / "run.py"
+BENCH = ROOT / "benchmarks"
+RUN = BENCH / "run.py"
 SIZE = 60  # records of the generated catalog
+
+
+def _bench_module(name: str):
+    """A module of benchmarks/ (they import each other by their plain names)."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    return importlib.import_module(name)
 
 
 def _load_run():
@@ -218,3 +233,48 @@ def test_the_memory_benchmark_runs_every_input_shape_as_a_user_would(tmp_path):
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         assert int(cells[-1]) in module.RAN and float(cells[3]) > 20, row  # it ran; a peak was measured
+
+
+def test_the_harness_times_a_whole_command_with_its_exit_code_and_peak_rss():
+    """``bench_harness.run_command`` (the whole-command timing of jsonl_memory.py and cli_startup.py): the child's
+    own peak RSS from ``os.wait4``, and a command past its time limit killed and said to be."""
+    harness = _bench_module("bench_harness")
+    done = harness.run_command([sys.executable, "-c", "import sys; b = b'x' * (150 * 2**20); sys.exit(3)"])
+    assert done["code"] == 3 and done["timed_out"] is False
+    assert 150 < done["peak_rss_mb"] < 2000 and 0 < done["seconds"] < 120 and done["cpu_s"] > 0
+    slow = harness.run_command([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5)
+    assert slow["timed_out"] is True and slow["code"] < 0 and slow["seconds"] < 30
+
+
+def test_a_stage_process_reports_a_failure_and_a_timeout(tmp_path):
+    """``run_child`` runs one stage in ``bench_stages.py --child SPEC``: a stage that fails comes back as a result
+    with the error, a process past its limit as a timeout, each with the machine's load around it."""
+    harness, stages = _bench_module("bench_harness"), _bench_module("bench_stages")
+    failed = harness.run_child({"stage": "no-such-stage"}, 120, stages.SCRIPT)
+    assert failed["ok"] is False and failed["error"].startswith("KeyError") and "traceback" in failed
+    assert failed["noise"]["child_elapsed_s"] > 0 and failed["noise"]["load1_before"] >= 0
+    late = harness.run_child({"stage": "no-such-stage"}, 0.001, stages.SCRIPT)
+    assert late["ok"] is False and late["error"] == "timeout after 0 s"
+    assert set(stages.STAGES) >= set(stages.OUR_STAGES) | set(stages.STORE_STAGES)
+
+
+def test_the_report_renders_again_from_its_raw_results(tmp_path):
+    """benchmarks/REPORT.md is what ``run.py --report-only`` renders from the raw results it names, byte for byte
+    (every table and sentence of the report; the plot's file name as committed)."""
+    run = _load_run()
+    committed = (BENCH / "REPORT.md").read_text(encoding="utf-8")
+    source = re.search(r"raw results: `([^`]+)`", committed).group(1)
+    report = tmp_path / "REPORT.md"
+    argv = ["--report-only", str(ROOT / source), "--report", str(report),
+            "--plot", str(tmp_path / "plot_time_per_record.png")]
+    assert run.main(argv) == 0
+    assert report.read_text(encoding="utf-8") == committed
+    assert (tmp_path / "plot_time_per_record.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_benchmark_module_is_small_and_says_what_it_is():
+    for path in sorted(BENCH.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 500, f"{path.name}: {len(text.splitlines())} lines"
+        doc = ast.get_docstring(ast.parse(text))
+        assert doc and doc.splitlines()[0].strip(), f"{path.name}: no docstring"
