@@ -11,6 +11,9 @@ edges on the shortest path to the provider: 1 means the system depends on it dir
     python examples/blast_radius.py mem0--mem0-ai --edge-type runtime-dependency
     python examples/blast_radius.py --store ./kg-store --top 10
 
+A checkout script: it ships in the repository and the source distribution, not in the
+wheel; run it from a checkout with any installed kg (docs/guide/examples.md).
+
 Only the public API is used (``import kg``): ``kg.system_graph`` gives the systems and
 their typed edges as a NetworkX graph; the rest is NetworkX. The store is built from
 the bundled catalog when it does not exist yet.

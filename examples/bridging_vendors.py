@@ -23,6 +23,9 @@ systems: the clusters that the bridges connect.
 
     python examples/bridging_vendors.py --store ./kg-store --top 15
 
+A checkout script: it ships in the repository and the source distribution, not in the
+wheel; run it from a checkout with any installed kg (docs/guide/examples.md).
+
 Only the public API is used (``import kg``): ``kg.vendor_graph`` and
 ``kg.system_graph``; the measures are NetworkX. The store is built from the bundled
 catalog when it does not exist yet.

@@ -10,6 +10,9 @@ applicable, searched and not found): a low share can mean "not assessed", not "n
     python examples/protocol_adoption.py                          # writes protocol-adoption.png
     python examples/protocol_adoption.py --store ./kg-store --out adoption.png
 
+A checkout script: it ships in the repository and the source distribution, not in the
+wheel; run it from a checkout with any installed kg (docs/guide/examples.md).
+
 The rows come from a query file of our own, ``protocol-support-by-system.rq`` (next
 to this script), run with ``kg.query`` exactly like the bundled named queries (it
 also works on the command line: ``kg query examples/protocol-support-by-system.rq``).
