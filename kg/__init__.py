@@ -11,7 +11,7 @@ The Python API mirrors the command line, one function per verb:
 ``kg analyze``         :func:`analyze` -> ``Analysis``; the graphs it runs on:
                        :func:`system_graph`, :func:`vendor_graph`, :func:`protocol_graph`,
                        :func:`license_graph` (NetworkX)
-``kg serve``           :func:`make_app` -> ``App`` (start it, or use it as a context manager)
+``kg serve``           :func:`make_server` -> ``Server`` (start it, or use it as a context manager)
 ``kg push``            :func:`push` -> ``PushReport``
 =====================  ==========================================================
 
@@ -61,7 +61,7 @@ Export (Turtle, JSON-LD, N-Triples, N-Quads, TriG, or the catalog JSON rebuilt f
 >>> len(json.loads(out.getvalue())["records"])
 912
 
-Push to another SPARQL 1.1 store (README: Oxigraph server, Virtuoso, Fuseki, GraphDB).
+Push to another SPARQL 1.1 store (docs/guide/push.md: Oxigraph server, Virtuoso, Fuseki, GraphDB).
 Errors are typed; here nothing listens on the port:
 
 >>> kg.push(store, "http://127.0.0.1:9/sparql", timeout=5)
@@ -81,10 +81,10 @@ from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
 
 if TYPE_CHECKING:
-    from .endpoint import Endpoint
+    from .remote_query import Endpoint
     from .ingestion import IngestReport
     from .queries import NamedQuery
-    from .serve import App
+    from .serve import Server
 
 
 def open_store(path: str | os.PathLike | None = None, *, build: bool = False,
@@ -141,14 +141,30 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     >>> report.records, report.edges, report.quarantined
     (1, 0, [])
     """
-    from .ingestion import DEFAULT_CAPS, ingest_paths
+    from .ingestion import ingest_paths
     from .sources import bundled_paths
 
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
-    caps = (max_cells if max_cells is not None else DEFAULT_CAPS[0],
-            max_record_bytes if max_record_bytes is not None else DEFAULT_CAPS[1])
     return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph,
-                        gate=gate, caps=caps, replace_all=replace_all, compact=compact)
+                        gate=gate, caps=record_caps(max_cells, max_record_bytes), replace_all=replace_all,
+                        compact=compact)
+
+
+def record_caps(max_cells: int | None = None, max_record_bytes: int | None = None) -> tuple[int, int]:
+    """The caps of one record, (cells, bytes as UTF-8 JSON): the ones given, else ``kg ingest``'s
+    defaults; a cap under 1 is :class:`UsageError`.
+
+    >>> import kg
+    >>> kg.record_caps(max_cells=10)
+    (10, 8388608)
+    """
+    from .sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
+
+    cells = MAX_RECORD_CELLS if max_cells is None else max_cells
+    size = MAX_RECORD_BYTES if max_record_bytes is None else max_record_bytes
+    if cells < 1 or size < 1:
+        raise UsageError("--max-cells and --max-record-bytes must be at least 1")
+    return cells, size
 
 
 def endpoint(url: str, *, user: str | None = None, password: str | None = None, auth: str = "basic",
@@ -163,7 +179,7 @@ def endpoint(url: str, *, user: str | None = None, password: str | None = None, 
     ...
     kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
     """
-    from .endpoint import Endpoint
+    from .remote_query import Endpoint
 
     return Endpoint(url, user=user, password=password, auth=auth, timeout=timeout)
 
@@ -216,7 +232,7 @@ def info(store: GraphStore, iris: Iris | None = None) -> dict[str, Any]:
     return {**read_description(store, iris or Iris()), "license": "CC-BY-4.0", "attribution": ATTRIBUTION}
 
 
-def make_app(store: str | os.PathLike, **options: Any) -> "App":
+def make_server(store: str | os.PathLike, **options: Any) -> "Server":
     """A ``kg serve`` server over the on-disk store at ``store``; ``options`` mirror the command's
     (``host``, ``port``: 0 picks a free one, ``timeout``, ``max_rows``, ``workers``,
     ``allow_update``, ``token``, ...). The socket is bound at once; ``app.start()`` (or a
@@ -228,15 +244,18 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
     >>> report = kg.ingest(store, [p for p in kg.bundled_paths() if p.endswith("seed-record.json")])
     >>> del store                                    # close it: the server's workers open it read-only
     >>> ask = "ASK { ?system <https://schema.org/name> 'smolagents Memory' }"
-    >>> with kg.make_app(folder + "/store", port=0, workers=1) as app:
-    ...     url = app.url + "/sparql?" + urllib.parse.urlencode({"query": ask})
+    >>> with kg.make_server(folder + "/store", port=0, workers=1) as server:
+    ...     url = server.url + "/sparql?" + urllib.parse.urlencode({"query": ask})
     ...     request = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
     ...     urllib.request.urlopen(request).read()
     b'{"head":{},"boolean":true}'
     """
-    from .serve import make_app as _make_app
+    from .serve.server import make_server as _make_server
 
-    return _make_app(store, **options)
+    return _make_server(store, **options)
+
+
+make_app = make_server  # the former name, kept for existing callers
 
 
 # Everything else is imported when first used, not at every start of the command line
@@ -244,7 +263,7 @@ def make_app(store: str | os.PathLike, **options: Any) -> "App":
 _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
-    "validate": "validation", "ValidationReport": "validation", "push": "remote", "PushReport": "remote",
+    "validate": "validation", "ValidationReport": "validation", "push": "pushes", "PushReport": "pushes",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -252,7 +271,7 @@ _LAZY = {
 if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
     from .exports import EXPORT_FORMATS, export
-    from .remote import PushReport, push
+    from .pushes import PushReport, push
     from .sources import bundled_paths
     from .validation import ValidationReport, validate
 
@@ -273,9 +292,9 @@ def __dir__() -> list[str]:
 
 __all__ = [
     # verbs
-    "ingest", "validate", "query", "export", "info", "analyze", "make_app", "push", "endpoint",
+    "ingest", "validate", "query", "export", "info", "analyze", "make_server", "push", "endpoint",
     # stores, graphs, queries
-    "GraphStore", "open_store", "bundled_paths", "named_queries", "NamedQuery", "Iris",
+    "GraphStore", "open_store", "bundled_paths", "named_queries", "NamedQuery", "Iris", "record_caps",
     "system_graph", "vendor_graph", "protocol_graph", "license_graph",
     # results
     "IngestReport", "ValidationReport", "Analysis", "PushReport", "EXPORT_FORMATS", "ATTRIBUTION",

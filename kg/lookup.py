@@ -11,7 +11,7 @@ Two parameter types of the named queries name systems (:mod:`kg.queries`):
 Names are compared folded (:func:`fold`): case, runs of white space and diacritics do not
 count. Close matches come from :mod:`difflib` over the ids and the folded names. The index
 of an on-disk store's version is read once and kept while that version is the one read (a
-write makes a new version: see :mod:`kg.generations`), so a server or a run of queries
+write makes a new version: see :mod:`kg.store`), so a server or a run of queries
 does not read every system's name again for each unknown id.
 
 >>> fold("  Café   Graphiti ")
@@ -38,6 +38,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import NotFound, safe_text
 from .normalise import fold
+from .resources import resource
 
 SHOWN = 10  # candidates named in one message
 KEPT = 4  # store versions whose index is kept
@@ -54,14 +55,12 @@ class SystemIndex:
     def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "SystemIndex":
         """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query;
         the one read before when ``select`` is a store's and reads the same store version."""
-        from .queries import load
-
         key = _version_key(select)
         with _LOCK:
             kept = _KEPT.get(key) if key is not None else None
         if kept is not None:
             return kept
-        rows = select(load("select-system-names").text)
+        rows = select(resource("queries", "select-system-names.rq").read_text(encoding="utf-8"))
         index = cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
         if key is not None:
             with _LOCK:

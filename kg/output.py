@@ -5,8 +5,12 @@ Row formats (``ROW_FORMATS``):
 * ``table``: aligned columns for a terminal; long or multi-line values are shortened and
   control characters escaped, IRIs of well-known vocabularies written as ``kg:MCP``;
 * ``csv``: RFC 4180 with a header line, values as plain text (as in SPARQL 1.1 CSV results);
-* ``tsv``: tab-separated plain text with a header line; tab, newline, carriage return and
-  backslash inside a value are written as ``\\t``, ``\\n``, ``\\r``, ``\\\\``;
+* ``tsv``: W3C SPARQL 1.1 Query Results TSV, as the endpoint answers ``text/tab-separated-values``:
+  a header of ``?name`` s, every term in its Turtle form (``<iri>``, ``"text"``, ``"fr"@fr``;
+  integers, decimals and booleans bare), an unbound value as an empty field;
+* ``tab``: tab-separated plain text with a header line (for ``cut`` and ``awk``); tab,
+  newline, carriage return and backslash inside a value are written as ``\\t``, ``\\n``,
+  ``\\r``, ``\\\\``;
 * ``json``: an array of objects, one per row, column name -> value (sqlite-utils style):
   numbers and booleans typed (``xsd:integer`` -> int, ``xsd:decimal``/``double``/``float``
   -> float, ``xsd:boolean`` -> bool), everything else as its text, unbound as ``null``;
@@ -34,7 +38,6 @@ to a pyoxigraph term or a plain Python value (str, int, float, bool, None).
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -48,7 +51,7 @@ from pyoxigraph import (
 from .errors import UsageError, safe_text
 from .vocab import PREFIXES, XSD
 
-ROW_FORMATS = ("table", "csv", "tsv", "json", "jsonl", "sparql-json")
+ROW_FORMATS = ("table", "csv", "tsv", "tab", "json", "jsonl", "sparql-json")
 GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
 _RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "jsonld": RdfFormat.JSON_LD, "ntriples": RdfFormat.N_TRIPLES,
                 "rdfxml": RdfFormat.RDF_XML}
@@ -65,30 +68,6 @@ TABLE_WIDTH = 60  # widest column shown in a table
 PROJECTIONS = ("systems", "vendors", "licenses", "protocols")
 PROJECTION_FORMATS = ("graphml", "gexf", "node-link")
 PROJECTION_EXTENSIONS = {"graphml": (".graphml",), "gexf": (".gexf",)}
-
-
-def add_format_option(parser: argparse.ArgumentParser, *, graphs: bool = False,
-                      default: str | None = "table", json_means: str | None = None) -> None:
-    """Add ``--format/-f`` to a command that prints rows (and, with ``graphs``, graphs).
-
-    With ``graphs`` the default is None: the caller picks ``table`` for rows and
-    ``turtle`` for a graph (see :func:`write_result`). With ``json_means`` the command
-    prints a summary document as JSON and its rows as table, csv or tsv.
-    """
-    if json_means is not None:
-        parser.add_argument("--format", "-f", choices=ROW_FORMATS, default=default,
-                            help=f"json: {json_means}; the other formats write rows as kg query writes them "
-                                 f"(table, csv, tsv, jsonl, sparql-json; default: {default})")
-        return
-    choices = ROW_FORMATS + (GRAPH_FORMATS if graphs else ())
-    helptext = ("rows as table, csv, tsv, json (an array of objects), jsonl (an object a line) or "
-                "sparql-json (W3C SPARQL 1.1 JSON results)")
-    if graphs:
-        helptext += "; graphs (CONSTRUCT) as turtle (default), jsonld, ntriples or rdfxml"
-        default = None
-    else:
-        helptext += f" (default: {default})"
-    parser.add_argument("--format", "-f", choices=choices, default=default, help=helptext)
 
 
 # ---------------------------------------------------------------------------
@@ -232,11 +211,12 @@ def write_rows(rows: Any, out: TextIO, fmt: str = "table", variables: Sequence[s
             writer.writerow([text(row.get(n)) for n in names])
             count += 1
         return count
-    if fmt == "tsv":
-        out.write("\t".join(names) + "\n")
+    if fmt in ("tsv", "tab"):
+        cell = _w3c_tsv if fmt == "tsv" else _tab
+        out.write("\t".join(f"?{n}" if fmt == "tsv" else n for n in names) + "\n")
         count = 0
         for row in items:
-            out.write("\t".join(_tsv(text(row.get(n))) for n in names) + "\n")
+            out.write("\t".join(cell(row.get(n)) for n in names) + "\n")
             count += 1
         return count
     return _table(names, list(items), out)
@@ -257,8 +237,43 @@ def _plain_objects(names: list[str], items: Iterable[Mapping[str, Any]], out: Te
     return count
 
 
-def _tsv(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+def _tab(value: Any) -> str:
+    """A value as plain text for ``tab``, its tabs, line breaks and backslashes escaped."""
+    return text(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+_BARE = {XSD.integer.value: re.compile(r"[+-]?[0-9]+"), XSD.decimal.value: re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+         XSD.boolean.value: re.compile(r"true|false")}  # written bare in Turtle, so in SPARQL TSV
+
+
+def term(value: Any) -> Any:
+    """A plain Python value as the RDF term SPARQL results give it (a term or None unchanged).
+
+    >>> [str(term(value)) for value in (3, "x", None)]
+    ['"3"^^<http://www.w3.org/2001/XMLSchema#integer>', '"x"', 'None']
+    """
+    if value is None or isinstance(value, (NamedNode, BlankNode, Literal, Triple)):
+        return value
+    binding = term_json(value)
+    assert binding is not None
+    return Literal(binding["value"], datatype=NamedNode(binding["datatype"])) if "datatype" in binding \
+        else Literal(binding["value"])
+
+
+def _w3c_tsv(value: Any) -> str:
+    """A value as a field of W3C SPARQL TSV: its Turtle form ('' when unbound).
+
+    >>> _w3c_tsv(Literal("a\\tb")), _w3c_tsv(7), _w3c_tsv(NamedNode("https://e.org/x")), _w3c_tsv(None)
+    ('"a\\\\tb"', '7', '<https://e.org/x>', '')
+    """
+    value = term(value)
+    if value is None:
+        return ""
+    if isinstance(value, Literal) and not value.language:
+        bare = _BARE.get(value.datatype.value)
+        if bare is not None and bare.fullmatch(value.value):
+            return value.value
+    return str(value).replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")  # N-Triples leaves a tab
 
 
 def _table(names: list[str], rows: list[Mapping[str, Any]], out: TextIO) -> int:

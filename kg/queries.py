@@ -31,7 +31,7 @@ Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date``, ``
 id, bound as the system's IRI), ``system-name`` (an id or words of one system's name,
 resolved to that system's IRI) and ``limit``. The option ``choices=a|b`` restricts a value
 to a closed set; ``fold`` trims and folds a string (case, white space, accents:
-:func:`kg.lookup.fold`) before it is bound. Before a query runs, every ``id``, ``system`` and ``system-name`` value is
+:func:`kg.normalise.fold`) before it is bound. Before a query runs, every ``id``, ``system`` and ``system-name`` value is
 checked against the graph (:mod:`kg.lookup`): an unknown system is
 :class:`~kg.errors.NotFound`, with close matches, never an empty answer.
 
@@ -55,7 +55,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Variable
 
 from .errors import NotFound, QueryError, UsageError
-from .lookup import fold
+from .lookup import SystemIndex
+from .normalise import fold
 from .normalise.dates import since_period
 from .resources import resource_dir
 from .sparql.binding import bind
@@ -65,7 +66,7 @@ from .store import GraphStore
 from .vocab import ID_PATTERN, XSD, Iris
 
 if TYPE_CHECKING:
-    from .endpoint import Endpoint
+    from .remote_query import Endpoint
 
 QUERIES_DIR = resource_dir("queries")
 PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "period", "id", "system", "system-name",
@@ -87,7 +88,7 @@ class Param:
     default: str | None = None
     doc: str = ""
     choices: tuple[str, ...] = ()
-    fold: bool = False  # the value is folded (kg.lookup.fold) before it is bound
+    fold: bool = False  # the value is folded (kg.normalise.fold) before it is bound
 
 
 @dataclass
@@ -287,8 +288,6 @@ def resolve(select: Any, query: NamedQuery, values: Mapping[str, str]) -> dict[s
     """``values`` with every system parameter checked against the graph (``select``: SPARQL
     text -> rows) and each ``system-name`` replaced by the id it resolves to; an unknown
     id, or a name that matches no system or several, is NotFound."""
-    from .lookup import SystemIndex
-
     wanted = [p for p in query.params if p.type in SYSTEM_TYPES and values.get(p.name) is not None
               and not _is_system_id(select, values[p.name])]  # an id that exists needs no index
     if not wanted:
@@ -366,7 +365,7 @@ def run(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: 
     Returns pyoxigraph results: SELECT as ``QuerySolutions`` (``LimitedSolutions`` when the
     query has a ``limit`` parameter), ASK as ``QueryBoolean``, CONSTRUCT/DESCRIBE as
     ``QueryTriples``. A query file of the user's is checked by :func:`check_file` first.
-    ``store`` may also be a remote :class:`kg.endpoint.Endpoint`: the same bound text is
+    ``store`` may also be a remote :class:`kg.remote_query.Endpoint`: the same bound text is
     sent there and the answer comes back in the same types.
     """
     query = name_or_path if isinstance(name_or_path, NamedQuery) else load(name_or_path)

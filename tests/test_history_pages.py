@@ -13,7 +13,7 @@ from pathlib import Path
 from kg.ingestion import ingest_paths
 from kg.mcp.schema import input_schema
 from kg.queries import load
-from kg.serve import make_app
+from kg.serve import make_server
 from kg.store import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +29,7 @@ def test_system_page_shows_own_history_and_changesets(tmp_path, seed_record):
     ingest_paths(store, [str(tmp_path / "seed2.json")])
     del store
     gc.collect()
-    with make_app(path, port=0, workers=1) as server:
+    with make_server(path, port=0, workers=1) as server:
         request = urllib.request.Request(f"{server.url}/id/system/{seed_record['id']}", headers={"Accept": "text/html"})
         with urllib.request.urlopen(request, timeout=60) as response:
             text = response.read().decode("utf-8")

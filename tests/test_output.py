@@ -71,6 +71,35 @@ def test_csv_and_tsv_headers(bundled_store):
     assert table and set(table[0]) == {"section", "systems", "tier1", "tier2", "tier3", "tier4", "tier5"}
 
 
+def test_tsv_is_the_w3c_format_the_endpoint_answers(bundled_store):
+    """-f tsv writes W3C SPARQL 1.1 TSV, field for field what the endpoint's pyoxigraph writer gives
+    (``text/tab-separated-values``); -f tab is the plain tab-separated text."""
+    out = io.StringIO()
+    count = output.write_rows(_rows(bundled_store, "sections"), out, "tsv")
+    endpoint = bundled_store.query(queries.bound_text(queries.load("sections"), {}))
+    ours, theirs = out.getvalue().splitlines(), endpoint.serialize(format=QueryResultsFormat.TSV).decode().splitlines()
+    assert ours[0] == theirs[0] == "?section\t?systems\t?tier1\t?tier2\t?tier3\t?tier4\t?tier5"
+    assert sorted(ours[1:]) == sorted(line for line in theirs[1:] if line) and count == len(ours) - 1 > 5
+    plain = io.StringIO()
+    output.write_rows(_rows(bundled_store, "search", text="graph", limit="9"), plain, "tab")
+    assert plain.getvalue().startswith("id\tname\t") and '"' not in plain.getvalue().splitlines()[1]
+
+
+def test_tsv_writes_plain_python_values_as_typed_terms():
+    rows = [{"n": 3, "ok": True, "x": 0.5, "text": "a\tb\nc", "iri": NamedNode("https://e.org/x"), "none": None,
+             "lang": Literal("chat", language="fr")}]
+    out = io.StringIO()
+    output.write_rows(rows, out, "tsv")
+    header, line = out.getvalue().splitlines()
+    assert header.split("\t") == ["?n", "?ok", "?x", "?text", "?iri", "?none", "?lang"]
+    assert line.split("\t")[:2] == ["3", "true"] and line.count("\t") == 6
+    parsed = next(iter(parse_query_results(out.getvalue().encode(), QueryResultsFormat.TSV)))
+    assert [parsed[name] for name in ("n", "text", "iri", "none", "lang")] == [
+        Literal("3", datatype=XSD.integer), Literal("a\tb\nc"), NamedNode("https://e.org/x"), None,
+        Literal("chat", language="fr")]
+    assert parsed["x"] == Literal("0.5", datatype=XSD.double)
+
+
 @pytest.mark.parametrize("fmt,rdf_format", [("turtle", RdfFormat.TURTLE), ("ntriples", RdfFormat.N_TRIPLES),
                                             ("jsonld", RdfFormat.JSON_LD), ("rdfxml", RdfFormat.RDF_XML)])
 def test_graph_formats_parse_back(bundled_store, fmt, rdf_format):

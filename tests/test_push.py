@@ -24,7 +24,7 @@ import pytest
 from kg.cli import main
 from kg.errors import StoreError, UsageError
 from kg.ingestion import ingest_paths
-from kg.remote import push
+from kg.pushes import push
 from kg.store import GraphStore
 
 
@@ -321,9 +321,9 @@ def test_garbled_answers_are_one_line(one_graph_store, garbage):
 
 
 def test_a_huge_answer_is_refused_not_read_whole(one_graph_store, monkeypatch):
-    from kg import remote
+    from kg import remote_http
 
-    monkeypatch.setattr(remote, "MAX_REPLY_BYTES", 1024 * 1024)
+    monkeypatch.setattr(remote_http, "MAX_REPLY_BYTES", 1024 * 1024)
     body = b"x" * (3 * 1024 * 1024)
     server = ScriptedServer(lambda request: b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
     try:

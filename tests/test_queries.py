@@ -913,11 +913,14 @@ def test_cli_formats(bundled_store, capsys):
     code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")
     table = list(csv.DictReader(io.StringIO(out)))
     assert [{k: v for k, v in r.items() if v != ""} for r in table] == expected
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tsv")
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tab")
     lines = out.splitlines()
     assert lines[0].split("\t") == ["direction", "type", "other_id", "other_name", "evidence", "citation",
                                     "influential", "type_count"]
     assert len(lines) == len(expected) + 1
+    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tsv")
+    parsed = list(parse_query_results(out.encode(), QueryResultsFormat.TSV))  # W3C SPARQL TSV, as the endpoint's
+    assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
     code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai")
     assert out.rstrip().endswith(f"({len(expected)} rows)")
     assert "mem0-mcp-official--gh-mem0ai-mem0-mcp" in out
@@ -1002,8 +1005,11 @@ def test_output_table_is_safe_for_a_terminal():
     assert "\x1b" not in text and "\n" not in text.splitlines()[2]
     assert "kg:MCP" in text and "(1 row)" in text
     out = io.StringIO()
-    output.write_rows([{"a": "tab\there", "b": None}], out, "tsv")
+    output.write_rows([{"a": "tab\there", "b": None}], out, "tab")
     assert out.getvalue() == "a\tb\ntab\\there\t\n"
+    out = io.StringIO()
+    output.write_rows([{"a": "tab\there", "b": None}], out, "tsv")
+    assert out.getvalue() == '?a\t?b\n"tab\\there"\t\n'
 
 
 # ---------------------------------------------------------------------------

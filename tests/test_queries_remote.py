@@ -1,4 +1,4 @@
-"""kg push, then kg query NAME --endpoint URL: the bundled catalog is pushed once (``kg.remote.push``,
+"""kg push, then kg query NAME --endpoint URL: the bundled catalog is pushed once (``kg.pushes.push``,
 SPARQL Update in small batches) to a real Oxigraph server (``oxigraph serve``: tests/conftest.py's
 ``oxigraph_server``); the push's report and the server's graphs are checked against the store
 and the JSON; every named query asked of the server gives the same rows as the embedded
@@ -22,9 +22,9 @@ from pyoxigraph import Literal, QueryBoolean, QuerySolutions
 
 from kg import queries
 from kg.cli import main
-from kg.endpoint import Endpoint
+from kg.remote_query import Endpoint
 from kg.errors import NotFound, StoreError
-from kg.remote import push
+from kg.pushes import push
 
 PREFIXES = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
             "PREFIX schema: <https://schema.org/>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n")

@@ -35,7 +35,7 @@ from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 
 from kg.errors import UsageError
 from kg.ingestion import ingest_paths
-from kg.serve import make_app
+from kg.serve import make_server
 from kg.store import GraphStore
 from kg.vocab import KG, SCHEMA, Iris
 
@@ -96,7 +96,7 @@ def store_dir(tmp_path_factory, bundled_store, hostile_record, iris, expected_re
 
 @pytest.fixture(scope="module")
 def app(store_dir):
-    server = make_app(store_dir, port=0, workers=3, timeout=4, max_rows=2000)
+    server = make_server(store_dir, port=0, workers=3, timeout=4, max_rows=2000)
     server.start()
     yield server
     server.stop()
@@ -173,7 +173,7 @@ TIER_ONE = PREFIXES + "SELECT ?name WHERE { ?s a kg:System ; kg:tier 1 ; schema:
 
 
 def test_binds_loopback_by_default(store_dir):
-    app = make_app(store_dir, port=0)
+    app = make_server(store_dir, port=0)
     try:
         assert app.config.host == "127.0.0.1"
         assert app.socket.getsockname()[0] == "127.0.0.1"
@@ -465,7 +465,7 @@ def test_system_page_shows_centrality_from_the_analysis_graph(app):
 
 
 def test_system_page_without_analysis_graph(small_store, seed_record):
-    with make_app(small_store, port=0, workers=1) as server:
+    with make_server(small_store, port=0, workers=1) as server:
         status, _, body = fetch(server.url + f"/id/system/{seed_record['id']}", accept="text/html")
     assert status == 200
     assert "Centrality" not in body.decode("utf-8")
@@ -562,14 +562,14 @@ def test_service_description_and_errors_are_json(app):
 
 def test_allow_update_needs_a_token(small_store):
     with pytest.raises(UsageError):
-        make_app(small_store, port=0, allow_update=True)
+        make_server(small_store, port=0, allow_update=True)
     with pytest.raises(UsageError):
-        make_app(small_store, port=0, allow_update=True, token="short")
+        make_server(small_store, port=0, allow_update=True, token="short")
 
 
 def test_updates_with_a_bearer_token(small_store, seed_record, listener, iris):
     url, hits = listener
-    with make_app(small_store, port=0, workers=2, allow_update=True, token=TOKEN) as server:
+    with make_server(small_store, port=0, workers=2, allow_update=True, token=TOKEN) as server:
         update_url = server.url + "/update"
         new = iris.system("added-by-update")
         insert = f'INSERT DATA {{ GRAPH {iris.record_graph("added-by-update")} {{ {new} a {KG.System} }} }}'
@@ -628,7 +628,7 @@ def test_cli_serve_refuses_a_missing_store(tmp_path):
 
 
 def test_memory_cap_kills_a_hungry_query_and_the_worker_comes_back(store_dir, expected):
-    with make_app(store_dir, port=0, workers=1, timeout=30, worker_memory_mb=384) as server:
+    with make_server(store_dir, port=0, workers=1, timeout=30, worker_memory_mb=384) as server:
         hungry = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f"  # sorts ~4e10 rows in memory
         status, _, body = get_query(server.url + "/sparql", hungry)
         assert status == 500 and json.loads(body)["error"] == "out-of-memory"
@@ -640,8 +640,8 @@ def test_memory_cap_kills_a_hungry_query_and_the_worker_comes_back(store_dir, ex
 def test_cors_is_off_by_default_and_one_origin_when_asked(app, small_store):
     assert "Access-Control-Allow-Origin" not in fetch(app.url + "/health")[1]
     with pytest.raises(UsageError):
-        make_app(small_store, port=0, cors="*")
-    with make_app(small_store, port=0, workers=1, cors="https://example.org") as server:
+        make_server(small_store, port=0, cors="*")
+    with make_server(small_store, port=0, workers=1, cors="https://example.org") as server:
         headers = fetch(server.url + "/health")[1]
         assert headers["Access-Control-Allow-Origin"] == "https://example.org"
         status, headers, _ = fetch(server.url + "/sparql", method="OPTIONS")

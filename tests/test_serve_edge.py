@@ -26,7 +26,7 @@ import urllib.parse
 import httpx
 import pytest
 
-from kg.serve import make_app
+from kg.serve import make_server
 from kg.store import GraphStore
 
 TOKEN = "s3cret-token-for-tests-0123456789"
@@ -41,7 +41,7 @@ def log() -> list[str]:
 @pytest.fixture(scope="module")
 def server(small_store, log):
     """A server with small caps and a one-second request deadline."""
-    with make_app(small_store, port=0, workers=1, timeout=1.5, allow_update=True, token=TOKEN, log=log.append,
+    with make_server(small_store, port=0, workers=1, timeout=1.5, allow_update=True, token=TOKEN, log=log.append,
                   max_connections=12, max_connections_per_client=4, request_seconds=1.0) as app:
         yield app
 

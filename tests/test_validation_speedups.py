@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parent / "shapes"
 _FAST_RUN = """
 import json, sys
 import rdflib
-from kg.validation.engine import ShaclEngine
+from kg.validation.pyshacl_run import ShaclEngine
 from kg.validation.rules import shapes_graph
 from kg.vocab import Iris
 iris = Iris()

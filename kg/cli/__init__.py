@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except RuntimeError as error:  # damaged data met while reading results is a store error, not a bug
-        from ..storefaults import storage_error
+        from ..store import storage_error
 
         damaged = storage_error(error)
         if damaged is None:

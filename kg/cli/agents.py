@@ -14,7 +14,7 @@ _MISSING_SDK = "kg mcp needs the MCP SDK: pip install 'agent-landscape-kg[mcp]'"
 
 def options_mcp(p: argparse.ArgumentParser) -> None:
     from ..mcp.config import DEFAULT_HTTP_PORT, DEFAULT_WORKERS
-    from ..serve.config import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
+    from ..runtime.limits import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT
 
     p.add_argument("--http", action="store_true",
                    help="serve streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio")
@@ -52,7 +52,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     if not args.http:
         if sys.stdin.isatty():
             err("kg mcp: note: an MCP client starts this command and talks to it over stdin and stdout "
-                "(see the README); --http serves clients that connect by URL")
+                "(docs/guide/mcp.md says how); --http serves clients that connect by URL")
         transports.serve_stdio(config, ready=lambda tools: err(
             f"kg mcp: {len(tools.definitions)} tools over stdio ({limits})"))
         return EXIT_OK

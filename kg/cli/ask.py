@@ -13,6 +13,7 @@ from .common import EXIT_OK, err, existing_store, iris, positive, query_params, 
 
 if TYPE_CHECKING:
     from ..analyse import Analysis
+    from ..find import Found
     from ..queries import NamedQuery
 
 USER_QUERY_SUFFIXES = (".rq", ".sparql")
@@ -22,7 +23,7 @@ USER_QUERY_SUFFIXES = (".rq", ".sparql")
 
 
 def options_query(p: argparse.ArgumentParser) -> None:
-    from ..output import add_format_option
+    from .formats import add_format_option
 
     p.add_argument("query", nargs="?", metavar="NAME|FILE|-",
                    help="a query name from queries/ (kg query --list), a .rq or .sparql file, or - to read "
@@ -42,7 +43,7 @@ def options_query(p: argparse.ArgumentParser) -> None:
                    help="with --endpoint: password (default: $KG_ENDPOINT_PASSWORD)")
     p.add_argument("--auth", choices=("basic", "digest"), default="basic",
                    help="with --endpoint: HTTP authentication scheme (default basic)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",  # kg.endpoint.DEFAULT_TIMEOUT
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",  # kg.remote_query.DEFAULT_TIMEOUT
                    help="with --endpoint: total deadline of each request, the whole answer included; "
                         "past it, exit 4 (default 60)")
     add_format_option(p, graphs=True)
@@ -94,7 +95,7 @@ def _read_query(args: argparse.Namespace) -> "NamedQuery":
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from .. import output, queries
+    from .. import find, output, queries
 
     if args.list:
         return _list_queries(args)
@@ -106,38 +107,31 @@ def run_query(args: argparse.Namespace) -> int:
     if args.endpoint:
         import os
 
-        from ..endpoint import Endpoint
+        from .. import endpoint
 
         password = args.password if args.password is not None else os.environ.get("KG_ENDPOINT_PASSWORD")
         if not args.timeout > 0:
             raise UsageError("--timeout must be a positive number of seconds")
-        target: Any = Endpoint(args.endpoint, user=args.user, password=password, auth=args.auth,
-                               timeout=args.timeout)
+        target: Any = endpoint(args.endpoint, user=args.user, password=password, auth=args.auth, timeout=args.timeout)
     else:
         target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
-    if query.name == "find" and queries.is_bundled(query) and args.format not in GRAPH_FORMATS + ("sparql-json",):
-        return _write_found(target, params, args)
+    if find.shows_facets(query, args.format):
+        return _write_found(find.find(target, params, iris(args)), args.format or "table")
     result = queries.run(target, query, params, iris(args))
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
 
 
-GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
-
-
-def _write_found(target: Any, params: dict, args: argparse.Namespace) -> int:
+def _write_found(found: "Found", fmt: str) -> int:
     """find's rows and its facet counts: json as {"rows", "facets"}; a table, then a table of
     the counts; csv, tsv and jsonl the rows alone, the counts on stderr (a line per facet)."""
     from .. import output
-    from ..find import find, Found
+    from ..find import columns
 
-    found: Found = find(target, params, iris(args))
-    fmt = args.format or "table"
     if fmt == "json":
         print(json.dumps(found.as_json(), indent=1, ensure_ascii=False))
         return EXIT_OK
-    columns = [v for v in queries_columns()]
-    output.write_rows(found.rows, sys.stdout, fmt, columns)
+    output.write_rows(found.rows, sys.stdout, fmt, columns())
     counts = [{"facet": facet, "value": value, "systems": n} for facet, values in found.facets.items()
               for value, n in values]
     if fmt == "table":
@@ -150,24 +144,12 @@ def _write_found(target: Any, params: dict, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def queries_columns() -> list[str]:
-    """The columns of the find query, in its SELECT order."""
-    from .. import queries
-    from ..sparql.lexer import code_tokens
-
-    text = queries.load("find").text
-    tokens = code_tokens(text)
-    start = next(i for i, t in enumerate(tokens) if t.word == "SELECT")
-    end = next(i for i, t in enumerate(tokens) if t.word == "WHERE")
-    return [t.text[1:] for t in tokens[start:end] if t.kind == "var"]
-
-
 # -- analyze -------------------------------------------------------------------------
 
 
 def options_analyze(p: argparse.ArgumentParser) -> None:
     from ..analyse import BACKENDS, EDGE_TYPES, MEASURES, SEED
-    from ..output import add_format_option
+    from .formats import add_format_option
 
     p.add_argument("--measure", "-m", action="append", choices=MEASURES, metavar="M",
                    help="a measure to compute (repeatable; the first one sorts the output; default: all): "

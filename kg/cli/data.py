@@ -164,14 +164,15 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
-    from ..ingestion import ingest_paths
+    from .. import ingest, record_caps
 
     _check_outputs(args)
+    record_caps(args.max_cells, args.max_record_bytes)  # refused before the store is opened
     store = writable_store(args)
-    report = ingest_paths(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
-                          format=getattr(args, "format", None), graph=getattr(args, "graph", None),
-                          gate=args.gate, caps=_caps(args), replace_all=getattr(args, "replace_all", False),
-                          compact=getattr(args, "compact", False))
+    report = ingest(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
+                    format=getattr(args, "format", None), graph=getattr(args, "graph", None), gate=args.gate,
+                    max_cells=args.max_cells, max_record_bytes=args.max_record_bytes,
+                    replace_all=getattr(args, "replace_all", False), compact=getattr(args, "compact", False))
     _report_quarantine(report, args)
     _report_findings(report, args, validation_follows=not getattr(args, "no_validate", True))
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK
@@ -181,16 +182,6 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     else:
         _summary(report, store, args)
     return status, store
-
-
-def _caps(args: argparse.Namespace) -> tuple[int, int]:
-    from ..sources import MAX_RECORD_BYTES, MAX_RECORD_CELLS
-
-    cells = MAX_RECORD_CELLS if args.max_cells is None else args.max_cells
-    size = MAX_RECORD_BYTES if args.max_record_bytes is None else args.max_record_bytes
-    if cells < 1 or size < 1:
-        raise UsageError("--max-cells and --max-record-bytes must be at least 1")
-    return cells, size
 
 
 def run_ingest(args: argparse.Namespace) -> int:
@@ -268,7 +259,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def options_info(p: argparse.ArgumentParser) -> None:
-    from ..output import add_format_option
+    from .formats import add_format_option
 
     add_format_option(p, json_means="the description as one JSON document")
 

@@ -6,24 +6,18 @@ import argparse
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
-from ..errors import InputRejected, UsageError, safe_text
+from ..errors import UsageError
 from .common import EXIT_OK, existing_store, iris
 
-if TYPE_CHECKING:
-    from ..history import Changeset
-    from ..history.compare import Snapshot
-
 DIFF_FORMATS = ("text", "json", "turtle", "trig")
-CURRENT = ("current", "HEAD")
 
 
 # -- log ----------------------------------------------------------------------------
 
 
 def options_log(p: argparse.ArgumentParser) -> None:
-    from ..output import add_format_option
+    from .formats import add_format_option
 
     add_format_option(p)
 
@@ -50,70 +44,11 @@ def options_diff(p: argparse.ArgumentParser) -> None:
                    help="text for people (default), json, or the changeset as RDF: turtle or trig")
 
 
-def _changeset_side(word: str) -> int | None:
-    """The changeset number a side names (None: the store now), or UsageError."""
-    if word in CURRENT:
-        return None
-    if word.isdigit():
-        return int(word)
-    raise UsageError(f"{safe_text(word, 200)} is neither a file nor a changeset number (or 'current')")
-
-
-def _file_snapshot(path: str) -> "Snapshot":
-    from ..history.compare import Snapshot
-    from ..records import edge_to_json, record_to_json
-    from ..sources import BULK, EDGES, ItemChecker, RdfDocument, read_inputs
-
-    snapshot, errors, checker = Snapshot(), [], ItemChecker()
-    checked: list[Any]
-    for given in read_inputs([path], stream_min_bytes=None):
-        for part in given.expanded():
-            if isinstance(part, RdfDocument):
-                raise UsageError(f"{safe_text(path, 200)}: kg diff compares catalog JSON, not RDF")
-            checked = list(checker.edges(part) if part.kind == EDGES else checker.records(part))
-            errors += [c.error for c in checked if c.item is None and c.error]
-            good = [c.item for c in checked if c.item is not None]
-            if part.kind == EDGES:
-                snapshot.edges = (snapshot.edges or []) + [edge_to_json(e) for e in good]
-                snapshot.headers["edges"] = part.header or {}
-            else:
-                snapshot.records = dict(snapshot.records or {}, **{r.id: record_to_json(r) for r in good})
-                if part.kind == BULK:
-                    snapshot.headers["catalog"] = part.header
-    if errors:
-        raise InputRejected(errors)
-    return snapshot
-
-
-def _diff(args: argparse.Namespace) -> "Changeset":
-    """The changes from OLD to NEW: one stored changeset when NEW is the one after OLD, else
-    the diff of the two versions (files read, store versions rebuilt)."""
-    from ..history import changeset_at, changeset_numbers, diff_catalogs
-    from ..history.checkout import snapshots_at
-
-    names = iris(args)
-    files = [os.path.exists(word) for word in (args.old, args.new)]
-    numbers = [None if is_file else _changeset_side(word) for word, is_file in zip((args.old, args.new), files)]
-    if any(files) and all(files):
-        return diff_catalogs(_file_snapshot(args.old), _file_snapshot(args.new))
-    store = existing_store(args)
-    old, new = numbers
-    if old is not None and new is not None and new == old + 1 and not any(files):
-        return changeset_at(store, names, new)  # with its times and input files
-    current = max(changeset_numbers(store, names), default=0)
-    wanted = [current if n is None else n for n, is_file in zip(numbers, files) if not is_file]
-    # two store versions: only the records a changeset after the older one touched can differ
-    at = snapshots_at(store, names, wanted, touched_only=not any(files))
-    sides = [_file_snapshot(word) if is_file else at[current if n is None else n]
-             for word, n, is_file in zip((args.old, args.new), numbers, files)]
-    return diff_catalogs(*sides)
-
-
 def run_diff(args: argparse.Namespace) -> int:
-    from ..history.render import json_text
-    from ..history.render import rdf, text
+    from ..history import diff
+    from ..history.render import json_text, rdf, text
 
-    changeset = _diff(args)
+    changeset = diff(args.old, args.new, lambda: existing_store(args), iris(args))
     if args.format == "text":
         print(text(changeset))
     elif args.format == "json":

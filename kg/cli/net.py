@@ -48,11 +48,11 @@ def run_serve(args: argparse.Namespace) -> int:
         err(f"kg serve: warning: listening on {args.host}, reachable from other machines; "
             "queries can still be expensive, so keep the limits")
 
-    def ready(app: "serve.App") -> None:
+    def ready(server: "serve.Server") -> None:
         mode = "updates allowed with the bearer token at /update" if args.allow_update else "read-only"
-        err(f"kg serve: SPARQL endpoint {app.url}/sparql, query page {app.url}/ "
-            f"({app.pool.size} workers, {args.timeout:g} s timeout, max {args.max_rows} rows, {mode})")
-        err(f"kg serve: system pages at {app.url}/id/system/<id>; press Ctrl-C to stop")
+        err(f"kg serve: SPARQL endpoint {server.url}/sparql, query page {server.url}/ "
+            f"({server.pool.size} workers, {args.timeout:g} s timeout, max {args.max_rows} rows, {mode})")
+        err(f"kg serve: system pages at {server.url}/id/system/<id>; press Ctrl-C to stop")
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -73,8 +73,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def options_push(p: argparse.ArgumentParser) -> None:
-    from ..remote import AUTH_METHODS, DEFAULT_BATCH_BYTES
-    from ..remote import DEFAULT_TIMEOUT as PUSH_TIMEOUT
+    from ..pushes import AUTH_METHODS, DEFAULT_BATCH_BYTES
+    from ..pushes import DEFAULT_TIMEOUT as PUSH_TIMEOUT
 
     p.add_argument("--endpoint", required=True, metavar="URL", help="SPARQL query endpoint (used to verify counts)")
     p.add_argument("--update-endpoint", metavar="URL", help="SPARQL Update endpoint (default: --endpoint)")
@@ -96,7 +96,7 @@ def options_push(p: argparse.ArgumentParser) -> None:
 
 
 def run_push(args: argparse.Namespace) -> int:
-    from ..remote import push
+    from ..pushes import push
 
     store = existing_store(args)
     password = args.password if args.password is not None else os.environ.get("KG_PUSH_PASSWORD")

@@ -55,7 +55,7 @@ COMMANDS = (
             "kg serve --port 8000   # then open http://127.0.0.1:8000/", "net"),
     Command("mcp", "MCP server for agents: every named query a tool, plus read-only SPARQL, a system's "
             "record and the graph measures (stdio; --http for streamable HTTP on 127.0.0.1)",
-            "kg mcp --store kg-store   # started by an MCP client; see the README", "agents"),
+            "kg mcp --store kg-store   # started by an MCP client; see docs/guide/mcp.md", "agents"),
     Command("push", "load every named graph into an external SPARQL 1.1 store (replacing them)",
             "kg push --endpoint http://localhost:7878/query --update-endpoint http://localhost:7878/update",
             "net"),

@@ -2,7 +2,7 @@
 
 This module stays light (no MCP SDK, no pyoxigraph): the command line reads the defaults
 from it while it builds its parser. The query limits are the SPARQL endpoint's
-(:mod:`kg.serve.config`), so a query the endpoint refuses the MCP server refuses too.
+(:mod:`kg.runtime.limits`), so a query the endpoint refuses the MCP server refuses too.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..errors import StoreError, UsageError
-from ..serve.config import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB
+from ..runtime.limits import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB
 from ..vocab import DEFAULT_BASE, Iris
 
 HTTP_HOST = "127.0.0.1"  # streamable HTTP listens on this machine only
@@ -20,6 +20,7 @@ DEFAULT_HTTP_PORT = 8765
 HTTP_PATH = "/mcp"
 DEFAULT_WORKERS = 2  # an agent asks one thing at a time; the second worker answers while one is replaced
 DEFAULT_TOP = 10  # systems the analyze tool lists by default
+QUERY_WORKER = "kg.serve.worker"  # what the pool's processes run: the endpoint's worker (guard, limits, formats)
 
 
 @dataclass
@@ -49,8 +50,8 @@ class McpConfig:
         Iris(self.base)
 
     def worker_settings(self) -> dict:
-        """The settings a query worker (kg.serve.worker) is started with."""
-        return {"store": self.store, "base": self.base, "memory_mb": self.worker_memory_mb, "parent": os.getpid()}
+        """The settings a query worker (:mod:`kg.runtime.pool`) is started with."""
+        return {"worker": QUERY_WORKER, "store": self.store, "base": self.base, "memory_mb": self.worker_memory_mb, "parent": os.getpid()}
 
 
 def origin(text: str) -> str:

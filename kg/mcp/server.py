@@ -28,7 +28,7 @@ from ..errors import KgError, QueryError, UsageError
 from ..queries import NamedQuery, listing, resolve
 from ..vocab import ID_PATTERN
 from . import analysis, schema, systems
-from .engine import Engine
+from .store_workers import StoreWorkers
 
 SPARQL_TOOL = "sparql"
 DESCRIBE_TOOL = "describe-system"
@@ -44,23 +44,23 @@ def _version() -> str:
         return "0+unknown"
 
 
-def _instructions(engine: Engine) -> str:
+def _instructions(workers: StoreWorkers) -> str:
     return ("Read-only tools over the AI Agent Infrastructure Landscape knowledge graph (systems, vendors, "
             "protocols, edges between systems). Find a system's catalog id with search, then use "
             "describe-system, related, compare or substrate-risk. sparql runs one SPARQL 1.1 query over the "
             "union of the named graphs (SERVICE and remote FROM refused, at most "
-            f"{engine.config.max_rows} rows, {engine.config.timeout:g} s). Tools named check-* are the "
+            f"{workers.config.max_rows} rows, {workers.config.timeout:g} s). Tools named check-* are the "
             "catalog-wide validation rules: each row is a violation.")
 
 
 class Tools:
     """The tools of one server: their definitions, and what a call of each returns."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, workers: StoreWorkers) -> None:
+        self.workers = workers
         self.queries: dict[str, NamedQuery] = {q.name: q for q in listing()}
         self.analyses: analysis.Analyses | None = None  # of one version, made at the first analyze call
-        engine.on_new_version.append(self._forget_analyses)  # so that they do not keep an old version
+        workers.on_new_version.append(self._forget_analyses)  # so that they do not keep an old version
         self._own: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             SPARQL_TOOL: self._sparql, DESCRIBE_TOOL: self._describe, ANALYZE_TOOL: self._analyze}
         clash = set(self.queries) & set(self._own)
@@ -77,7 +77,7 @@ class Tools:
                           input_schema=schema.input_schema(query), annotations=_READ_ONLY)
 
     def _own_tools(self) -> list[types.Tool]:
-        config = self.engine.config
+        config = self.workers.config
         sparql_schema = {
             "type": "object",
             "properties": {
@@ -113,7 +113,7 @@ class Tools:
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The result of one tool call; raises KgError for what the caller must fix."""
         # What reads the store in this process reads one version, pinned for the call
-        # (engine.version()). It is passed on, never kept in a local: frames that call
+        # (workers.version()). It is passed on, never kept in a local: frames that call
         # the guard can outlive the call (rdflib's parser keeps exceptions), and a
         # pinned version must not outlive its readers.
         own = self._own.get(name)
@@ -122,14 +122,14 @@ class Tools:
         query = self.queries[name]
         params = schema.query_params(query, arguments)
         # an unknown id or an ambiguous name is NotFound (a tool error), as in the CLI and serve
-        params = resolve(self.engine.version().select, query, params)
-        return self.engine.named(query, params)
+        params = resolve(self.workers.version().select, query, params)
+        return self.workers.named(query, params)
 
     def _analyze(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        self.engine.refresh()
+        self.workers.refresh()
         analyses = self.analyses
-        if analyses is None or analyses.store.generation != self.engine.store.generation:
-            analyses = self.analyses = analysis.Analyses(self.engine.version(), self.engine.iris)
+        if analyses is None or analyses.store.generation != self.workers.store.generation:
+            analyses = self.analyses = analysis.Analyses(self.workers.version(), self.workers.iris)
         return analyses.run(arguments)
 
     def _forget_analyses(self) -> None:
@@ -142,14 +142,14 @@ class Tools:
             raise QueryError("sparql needs the argument query: the text of a SPARQL query")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
             raise QueryError("sparql: timeout must be a number of seconds")
-        return self.engine.sparql(text, None if timeout is None else float(timeout))
+        return self.workers.sparql(text, None if timeout is None else float(timeout))
 
     def _describe(self, arguments: dict[str, Any]) -> dict[str, Any]:
         _only(DESCRIBE_TOOL, arguments, {"id"})
         system_id = arguments.get("id")
         if not isinstance(system_id, str):
             raise UsageError("describe-system needs the argument id: a system's catalog id (search finds it)")
-        return systems.describe(self.engine.version(), self.engine.iris, system_id)
+        return systems.describe(self.workers.version(), self.workers.iris, system_id)
 
 
 def _only(tool: str, arguments: dict[str, Any], allowed: set[str]) -> None:
@@ -187,4 +187,4 @@ def build_server(tools: Tools) -> Server[Any]:
         return text_result(document)
 
     return Server("kg", version=_version(), title="AI Agent Infrastructure Landscape (kg)",
-                  instructions=_instructions(tools.engine), on_list_tools=list_tools, on_call_tool=call_tool)
+                  instructions=_instructions(tools.workers), on_list_tools=list_tools, on_call_tool=call_tool)

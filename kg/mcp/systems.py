@@ -6,7 +6,7 @@ tool checks its id as the named queries check theirs (:func:`kg.queries.resolve`
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode
 

@@ -20,7 +20,7 @@ from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .config import HTTP_HOST, HTTP_PATH, McpConfig
-from .engine import Engine
+from .store_workers import StoreWorkers
 from .server import Tools, build_server
 
 
@@ -31,8 +31,8 @@ async def _stdio(server: Server[Any]) -> None:
 
 def serve_stdio(config: McpConfig, ready: Callable[[Tools], None] | None = None) -> None:
     """Answer one MCP client over stdin and stdout until it closes them."""
-    with Engine(config) as engine:
-        tools = Tools(engine)
+    with StoreWorkers(config) as workers:
+        tools = Tools(workers)
         if ready is not None:
             ready(tools)
         anyio.run(_stdio, build_server(tools))
@@ -74,8 +74,8 @@ def serve_http(config: McpConfig, port: int, ready: Callable[[Tools, str], None]
 
     sock = bind(port)
     try:
-        with Engine(config) as engine:
-            tools = Tools(engine)
+        with StoreWorkers(config) as workers:
+            tools = Tools(workers)
             bound = sock.getsockname()[1]
             app = build_server(tools).streamable_http_app(streamable_http_path=HTTP_PATH, host=HTTP_HOST,
                                                           transport_security=security(bound, config.origins))

@@ -2,12 +2,12 @@
 
 Layout of a running server::
 
-    uvicorn (app), its h11 protocol with a connection guard (protocol)
+    uvicorn (server: make_server() gives it), its h11 protocol with connection limits (connection_limits)
       - strict HTTP/1.1 framing, a deadline per request, connection caps per client
     the ASGI app (asgi: Starlette; create_app() gives it, to run or mount anywhere)
       - Host allow-list, size limits, access log without query strings (asgi), the bearer
         token and content negotiation (routes, negotiation)
-      - hand the work to a pool of query worker *processes* (pool)
+      - hand the work to a pool of query worker *processes* (kg.runtime.pool, shared with kg mcp)
     query workers (worker: one process each, store opened read-only)
       - guard (kg.sparql.guard): refuse SERVICE / LOAD / non-local FROM by walking rdflib's
         algebra (fail closed when rdflib cannot parse the text), then evaluate with pyoxigraph
@@ -20,8 +20,9 @@ worker is killed and replaced, and the other workers keep answering. Results are
 truncated silently: more than ``max_rows`` rows (or ``max_bytes`` bytes) gives ``422``.
 
 Importing this package is cheap (the command line reads the defaults while it builds
-its parser); the server's modules load when :func:`create_app`, :func:`make_app`,
-:func:`serve`, :class:`App` or :class:`WorkerPool` is first used.
+its parser); the server's modules load when :func:`create_app`, :func:`make_server`,
+:func:`serve`, :class:`Server` or :class:`WorkerPool` is first used. ``make_app`` and
+``App`` are the former names of ``make_server`` and ``Server``, kept for existing callers.
 """
 
 from __future__ import annotations
@@ -32,18 +33,23 @@ from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES,
                      DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, ServeConfig, is_loopback)
 
 if TYPE_CHECKING:
-    from .app import App, make_app, serve
+    from ..runtime.pool import WorkerPool
     from .asgi import create_app
-    from .pool import WorkerPool
+    from .server import Server, make_server, serve
 
-_LAZY = {"App": "app", "make_app": "app", "serve": "app", "create_app": "asgi", "WorkerPool": "pool"}
+    App, make_app = Server, make_server
+
+_LAZY = {"Server": (".server", "Server"), "make_server": (".server", "make_server"), "serve": (".server", "serve"),
+         "create_app": (".asgi", "create_app"), "WorkerPool": ("..runtime.pool", "WorkerPool"),
+         "App": (".server", "Server"), "make_app": (".server", "make_server")}  # the last two: former names
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(module, __name__), attribute)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'kg.serve' has no attribute {name!r}")
@@ -53,6 +59,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["App", "create_app", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS",
+__all__ = ["Server", "create_app", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS",
            "DEFAULT_PORT", "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "ServeConfig", "WorkerPool",
-           "is_loopback", "make_app", "serve"]
+           "is_loopback", "make_server", "serve"]

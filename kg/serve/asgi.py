@@ -6,7 +6,7 @@ to any ASGI server (uvicorn, hypercorn, gunicorn with uvicorn workers) or into a
     >>> # uvicorn.run(app)  or  Starlette(routes=[Mount("/kg", app=app)])
 
 The app owns its worker pool: it starts with the app's lifespan (or earlier, by
-:class:`kg.serve.app.App`) and stops with it. Mounted in another app (whose lifespan does
+:class:`kg.serve.server.Server`) and stops with it. Mounted in another app (whose lifespan does
 not run a mounted app's), the workers start at the first request; call
 ``app.state.service.close()`` when the outer app shuts down (the workers also exit when
 their server process does). What belongs to HTTP is enforced here, for
@@ -32,8 +32,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import safe_text
 from . import routes
-from .config import MAX_URL_CHARS, ServeConfig
-from .pool import WorkerPool
+from ..runtime.pool import WorkerPool
+from .config import MAX_URL_CHARS, QUERY_WORKER, ServeConfig
 from .replies import Reply, empty_reply, json_reply
 
 _METHODS = ["GET", "HEAD", "POST", "OPTIONS", "PUT", "DELETE", "PATCH"]
@@ -76,7 +76,7 @@ def service_for(config: ServeConfig, log: Callable[[str], None] | None = None) -
     import os
 
     config.check()
-    settings = {"store": config.store, "base": config.base, "memory_mb": config.worker_memory_mb,
+    settings = {"worker": QUERY_WORKER, "store": config.store, "base": config.base, "memory_mb": config.worker_memory_mb,
                 "parent": os.getpid()}
     return Service(config, WorkerPool(settings, config.worker_count()), log)
 

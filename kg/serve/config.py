@@ -12,23 +12,25 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..errors import StoreError, UsageError
+from ..runtime.limits import (DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB,
+                              MAX_QUERY_CHARS)
 from ..vocab import DEFAULT_BASE, Iris
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_MAX_ROWS = 10_000
-DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
-MAX_QUERY_CHARS = 64 * 1024
 MAX_URL_CHARS = 16 * 1024
 MAX_CONNECTIONS = 512  # open connections at once; more are answered 503 at once
 MAX_CONNECTIONS_PER_CLIENT = 100  # from one address (a proxy is one address: raise it behind one)
 REQUEST_SECONDS = 10.0  # a request (its head and its body) must arrive within this, else 408
 KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # Host names accepted when bound to loopback
-DEFAULT_WORKER_MEMORY_MB = 2048
 MIN_TOKEN_CHARS = 16
+QUERY_WORKER = "kg.serve.worker"  # the module the pool's processes run (kg.runtime.pool)
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS", "DEFAULT_PORT",
+           "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "MAX_QUERY_CHARS", "ServeConfig", "is_loopback",
+           "is_web_iri"]
 
 
 @dataclass

@@ -22,12 +22,12 @@ from urllib.parse import parse_qs, urlsplit
 from . import pages
 from .config import MAX_QUERY_CHARS
 from .negotiation import CONTENT_TYPES, DESCRIPTION_OFFERS, entity_format, negotiate, result_formats
-from .pool import PoolBusy, WorkerDied, WorkerTimeout
+from ..runtime.pool import PoolBusy, WorkerDied, WorkerTimeout
 from .replies import Reply, json_reply
 
 if TYPE_CHECKING:
     from .config import ServeConfig
-    from .pool import WorkerPool
+    from ..runtime.pool import WorkerPool
 
 
 class Service(Protocol):

@@ -97,6 +97,18 @@ def variables(text: str) -> set[str]:
     return {t.text[1:] for t in tokens(text) if t.kind == "var"}
 
 
+def projected(text: str) -> list[str]:
+    """The variables a SELECT names between ``SELECT`` and ``WHERE``, in their order (its columns).
+
+    >>> projected("SELECT ?id (COUNT(?x) AS ?n) WHERE { ?id ?p ?x } GROUP BY ?id")
+    ['id', 'x', 'n']
+    """
+    found = code_tokens(text)
+    start = next(i for i, t in enumerate(found) if t.word == "SELECT")
+    end = next(i for i, t in enumerate(found) if t.word == "WHERE")
+    return [t.text[1:] for t in found[start:end] if t.kind == "var"]
+
+
 def query_form(text: str | Iterable[Token]) -> str | None:
     """SELECT, ASK, CONSTRUCT or DESCRIBE for a query, UPDATE for an update, None when
     the first word after the prologue (PREFIX and BASE lines) is neither."""

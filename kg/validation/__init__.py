@@ -8,7 +8,7 @@ The modules, from the ground up:
   own shapes files, named as rules, and how each is checked;
 * ``readplan``: which triples the shapes can look at;
 * ``report``: ``Result``, ``ValidationReport`` and their text, JSON and Turtle forms;
-* ``engine``: one pySHACL run over one part; ``speedups``: its sped-up form (workers only);
+* ``pyshacl_run``: one pySHACL run over one part; ``speedups``: its sped-up form (workers only);
 * ``parts``: the parts of a split run and their triples; ``parallel``: the process pool;
 * ``files``: RDF files read for ``kg validate FILE``;
 * ``core``: our record-local shapes evaluated in plain Python over quads (the same results,

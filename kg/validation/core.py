@@ -32,7 +32,7 @@ from rdflib.collection import Collection
 
 from ..errors import UsageError
 from ..vocab import RDF, Iris
-from .engine import rule_name
+from .pyshacl_run import rule_name
 from .paths import RDF_FIRST, path_text
 from .paths import SH_NS as SH
 from .report import Owner, Result, make_result, term_text

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from ..cluster import run_parts
 from . import speedups
-from .parallel import PartChecker, Setup, Task
+from .partcheck import PartChecker, Setup, Task
 from .report import Result
 
 _CHECKERS: dict[str, PartChecker] = {}  # the checker of the latest run in this worker process

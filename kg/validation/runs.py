@@ -23,7 +23,7 @@ from ..queries import QUERIES_DIR
 from ..store import GraphStore
 from ..vocab import KG_NS, RDF, Iris
 from ..description import read_counts
-from .engine import Converter, results_from_report_graph, stock_results
+from .pyshacl_run import Converter, results_from_report_graph, stock_results
 from .incremental import CatalogChange
 from .parallel import RECORDS_PER_CALL, OwnShapes, check_record_parts
 from .parts import record_ids

@@ -44,7 +44,7 @@ from rdflib.collection import Collection
 
 from ..errors import SourceError
 from ..vocab import DEFAULT_BASE, RDF, SHAPES_NS
-from .engine import Converter
+from .pyshacl_run import Converter
 from .files import read_rdf_file
 from .locality import NESTING, NESTING_LISTS, TARGETS, SplitPlan, locality, nested, without_targets
 from .paths import path_text

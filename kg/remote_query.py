@@ -8,7 +8,7 @@ IRI by pyoxigraph, never pasted as text). The endpoint must answer over the unio
 named graphs, as ``oxigraph serve --union-default-graph`` does after ``kg push``.
 
 HTTP: the SPARQL 1.1 Protocol request (a form POST of ``query``) goes through kg's one HTTP
-client, :class:`kg.remote.Remote` (httpx), as ``kg push``'s do: a total deadline for each
+client, :class:`kg.remote_http.Remote` (httpx), as ``kg push``'s do: a total deadline for each
 request (``timeout``, default :data:`DEFAULT_TIMEOUT` s: a server that drips its answer a
 byte at a time cannot hold it longer), no redirect followed (credentials go to the named
 endpoint only), Basic or Digest authentication, answers capped at 64 MiB, and every failure
@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 from pyoxigraph import QueryResultsFormat, RdfFormat, parse, parse_query_results
 
 from .errors import QueryError, StoreError, UsageError
-from .remote import AUTH_METHODS, Remote, RemoteRefused, redact, redact_text, secrets_of
+from .remote_http import AUTH_METHODS, Remote, RemoteRefused, redact, redact_text, secrets_of
 from .sparql.lexer import query_form
 from .store import GraphStore
 

@@ -1,4 +1,4 @@
-"""kg.collector: the collector's threshold during a bulk job, put back after, across threads."""
+"""kg.gctuning: the collector's threshold during a bulk job, put back after, across threads."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from kg import collector
-from kg.collector import THRESHOLD, fewer_collections
+from kg import gctuning
+from kg.gctuning import THRESHOLD, fewer_collections
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +23,7 @@ def test_the_threshold_is_raised_inside_and_put_back_after_even_on_an_error():
     with pytest.raises(RuntimeError), fewer_collections():
         assert gc.get_threshold() == (THRESHOLD, 10, 10)
         raise RuntimeError("the job failed")
-    assert gc.get_threshold() == (700, 10, 10) and collector._depth == 0
+    assert gc.get_threshold() == (700, 10, 10) and gctuning._depth == 0
 
 
 def test_jobs_on_two_threads_nest_and_the_last_one_out_puts_it_back():
@@ -61,13 +61,13 @@ def test_an_ingest_maps_under_it_and_leaves_the_threshold_as_it_was(tmp_path, si
     from kg.store import GraphStore
 
     seen: list[int] = []
-    mapper = ingestion.record_triples
+    mapper = ingestion.map_gate.record_triples
 
     def watched(*args, **kwargs):
         seen.append(gc.get_threshold()[0])
         return mapper(*args, **kwargs)
 
-    monkeypatch.setattr(ingestion, "record_triples", watched)
+    monkeypatch.setattr(ingestion.map_gate, "record_triples", watched)
     file = tmp_path / "catalog.json"
     file.write_text(json.dumps({**site_catalog, "records": site_catalog["records"][:30]}), encoding="utf-8")
     report = ingestion.ingest_paths(GraphStore(), [str(file)])

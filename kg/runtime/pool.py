@@ -1,10 +1,10 @@
-"""The query worker processes: starting them, talking to them, and their deadlines.
+"""Query worker processes for ``kg serve`` and ``kg mcp``: starting them, talking to them, their deadlines.
 
 pyoxigraph cannot cancel a running query, so the only real time limit is to kill the
 process: a call that passes its deadline raises :class:`WorkerTimeout`, its worker is
 killed and replaced in the background, and the other workers keep answering.
 
-The store is a sequence of versions (:mod:`kg.generations`). Each worker reads one
+The store is a sequence of versions (:mod:`kg.store`). Each worker reads one
 version for a whole request and, between requests (and every ``IDLE_CHECK_S`` while
 idle), checks with one stat whether an ingest or an update made a newer one current,
 and moves to it, releasing the old one. So no worker restarts for new data, an idle
@@ -14,11 +14,14 @@ writes a new version, which the next request of every worker reads.
 
 A child is a fresh Python (``python -c``, not multiprocessing: the caller's
 ``__main__`` is never re-imported) that imports :func:`_child_main` from this module
-and gets its job as the first message over a socket pair.
+and gets its job as the first message over a socket pair. What it runs comes from the
+module that ``settings["worker"]`` names (both servers name :mod:`kg.serve.worker`): its
+``Worker(settings)`` answers query messages, its ``run_update(settings, text)`` runs an update.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import queue
 import socket
@@ -72,14 +75,17 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _worker_module(settings: dict) -> Any:
+    """The module that does a worker's work: the one ``settings["worker"]`` names."""
+    return importlib.import_module(settings["worker"])
+
+
 def _worker_main(conn: Any, settings: dict) -> None:
     """A query worker: answer messages until the parent sends None or goes away."""
-    from .worker import Worker
-
     _watch_parent(settings["parent"])
     _limit_memory(settings["memory_mb"])
     try:
-        worker = Worker(settings)
+        worker = _worker_module(settings).Worker(settings)
     except Exception as err:  # noqa: BLE001 - reported to the parent, which raises StoreError
         conn.send({"ready": False, "error": safe_text(err, 400)})
         return
@@ -111,10 +117,8 @@ def _refresh_idle(worker: Any) -> None:
 
 def _update_main(conn: Any, settings: dict, text: str) -> None:
     """The one-off process that runs a SPARQL Update on a writable store."""
-    from .worker import run_update
-
     _watch_parent(settings["parent"])
-    conn.send(run_update(settings, text))
+    conn.send(_worker_module(settings).run_update(settings, text))
 
 
 def _child_main(fd: int) -> None:
@@ -133,7 +137,7 @@ def _child_main(fd: int) -> None:
 # The folder that holds the kg package (a checkout or site-packages): put first on the
 # child's PYTHONPATH, so that it imports this same kg even when started from elsewhere.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_CHILD_CODE = "import sys; from kg.serve.pool import _child_main; _child_main(int(sys.argv[1]))"
+_CHILD_CODE = "import sys; from kg.runtime.pool import _child_main; _child_main(int(sys.argv[1]))"
 
 
 class _Process:
@@ -197,7 +201,12 @@ class _Process:
 
 
 class WorkerPool:
-    """A fixed number of query worker processes; a worker past its deadline is killed and replaced."""
+    """A fixed number of query worker processes; a worker past its deadline is killed and replaced.
+
+    ``settings`` go to every worker: ``worker`` (the module that does the work), ``parent`` (the
+    process a worker watches: it exits when that one does), ``memory_mb`` (its memory cap), and
+    whatever the worker module reads (``store``, ``base``).
+    """
 
     def __init__(self, settings: dict, size: int, startup_timeout: float = 60.0) -> None:
         self.settings = settings

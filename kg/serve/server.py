@@ -1,5 +1,5 @@
 """``kg serve``'s server: the ASGI app (:mod:`kg.serve.asgi`) under uvicorn, with the
-connection guard (:mod:`kg.serve.protocol`), started and stopped with its workers."""
+connection limits (:mod:`kg.serve.connection_limits`), started and stopped with its workers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ..vocab import DEFAULT_BASE
 from .asgi import Service, create_app, service_for
 from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT,
                      DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, KEEP_ALIVE_SECONDS, ServeConfig)
-from .protocol import guarded_protocol
+from .connection_limits import guarded_protocol
 
 
 def _quiet_uvicorn() -> None:
@@ -43,7 +43,7 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class App:
+class Server:
     """A configured server: bound to its port when made, serving once started.
 
     ``start()`` runs it in a background thread (for tests and embedding), ``serve_forever()``
@@ -80,7 +80,7 @@ class App:
         """Answers so far by status (0: a request that got no answer)."""
         return self.service.stats
 
-    def start(self) -> "App":
+    def start(self) -> "Server":
         self.service.start()
         self._thread = threading.Thread(target=self.serve_forever, daemon=True, name="kg-serve")
         self._thread.start()
@@ -105,39 +105,39 @@ class App:
         self.socket.close()
         self.service.close()
 
-    def __enter__(self) -> "App":
+    def __enter__(self) -> "Server":
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
 
 
-def make_app(store: str | os.PathLike, *, base: str = DEFAULT_BASE, host: str = DEFAULT_HOST,
+def make_server(store: str | os.PathLike, *, base: str = DEFAULT_BASE, host: str = DEFAULT_HOST,
              port: int = DEFAULT_PORT, timeout: float = DEFAULT_TIMEOUT, max_rows: int = DEFAULT_MAX_ROWS,
              max_bytes: int = DEFAULT_MAX_BYTES, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
              workers: int = 0, worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB, allow_update: bool = False,
              token: str | None = None, cors: str | None = None,
-             log: Callable[[str], None] | None = None, **limits: Any) -> App:
+             log: Callable[[str], None] | None = None, **limits: Any) -> Server:
     """A server over the store at ``store`` (the arguments mirror ``kg serve``'s options;
     ``limits``: the other fields of :class:`~kg.serve.config.ServeConfig`).
 
-    The socket is bound at once (``port=0`` picks a free port, see ``app.url``); workers
-    start with ``app.start()`` or ``app.serve_forever()``.
+    The socket is bound at once (``port=0`` picks a free port, see ``server.url``); workers
+    start with ``server.start()`` or ``server.serve_forever()``.
     """
     config = ServeConfig(store=os.fspath(store), base=base, host=host, port=port, timeout=timeout,
                          max_rows=max_rows, max_bytes=max_bytes, max_request_bytes=max_request_bytes,
                          workers=workers, worker_memory_mb=worker_memory_mb, allow_update=allow_update,
                          token=token, cors=cors, **limits)
-    return App(config, log=log)
+    return Server(config, log=log)
 
 
-def serve(store: str | os.PathLike, *, ready: Callable[[App], None] | None = None, **options: Any) -> None:
+def serve(store: str | os.PathLike, *, ready: Callable[[Server], None] | None = None, **options: Any) -> None:
     """Run ``kg serve`` in the calling thread until interrupted (Ctrl-C, SIGTERM), then stop cleanly."""
-    app = make_app(store, **options)
+    server = make_server(store, **options)
     try:
-        app.service.start()
+        server.service.start()
         if ready is not None:
-            ready(app)
-        app.serve_forever()
+            ready(server)
+        server.serve_forever()
     finally:
-        app.stop()
+        server.stop()

@@ -1,7 +1,7 @@
-"""The work behind the tools: the store read-only, the query worker pool, and the endpoint's limits.
+"""A read-only store and its query workers (the work behind the tools), under the endpoint's limits.
 
-Every SPARQL text, named or not, runs in a query worker of :class:`kg.serve.pool.WorkerPool`
-(the endpoint's own): the worker checks it with the guard, a query past its deadline is
+Every SPARQL text, named or not, runs in a query worker of :class:`kg.runtime.pool.WorkerPool`
+(the pool kg serve runs too): the worker checks it with the guard, a query past its deadline is
 stopped by killing its process, and a result of more than ``max_rows`` rows is refused,
 never cut short. A ``sparql`` text is also checked with the guard here, before any worker
 sees it. Nothing here writes: the store is opened read-only, workers open it read-only,
@@ -9,7 +9,7 @@ and there is no update path at all.
 
 The small reads that need no deadline (does a system exist, a system's record, the graph
 measures) use the store opened read-only in this process. It follows new versions of the
-store (an ingest finished) like the workers do: each tool call takes :meth:`Engine.version`,
+store (an ingest finished) like the workers do: each tool call takes :meth:`StoreWorkers.version`,
 one version pinned for the whole call, after a one-stat check for a newer one; a watcher
 thread does the same check every ``IDLE_CHECK_S`` while the server is idle, so that an
 old version is not kept on disk.
@@ -25,8 +25,8 @@ from typing import Any, Callable, Mapping
 
 from ..errors import KgError, QueryError
 from ..queries import NamedQuery, bound_text, row_limit
-from ..serve.config import MAX_QUERY_CHARS
-from ..serve.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
+from ..runtime.limits import MAX_QUERY_CHARS
+from ..runtime.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
 from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..vocab import Iris
@@ -34,7 +34,7 @@ from .config import McpConfig
 from .results import GRAPH_FORMAT, SOLUTIONS_FORMAT, decode
 
 
-class Engine:
+class StoreWorkers:
     """A read-only store and its query workers, with the server's deadline and row cap."""
 
     def __init__(self, config: McpConfig) -> None:
@@ -48,7 +48,7 @@ class Engine:
         self.on_new_version: list[Callable[[], None]] = []  # what drops its caches of an older version
         self._stop = threading.Event()
 
-    def start(self) -> "Engine":
+    def start(self) -> "StoreWorkers":
         self.pool.start()
         threading.Thread(target=self._watch, daemon=True, name="kg-mcp-versions").start()
         return self
@@ -84,7 +84,7 @@ class Engine:
             except (KgError, OSError, RuntimeError):
                 pass  # the next tool call meets the error and reports it
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> "StoreWorkers":
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
