@@ -62,14 +62,14 @@ was not run again. Where the memory went, and what bounds it now:
 
 - the build's one load: pyoxigraph's loader parses a million quads before one of its threads (one a core)
   sorts and writes them, so one load of the whole build held three such batches (1.1-1.4 GB of the peak).
-  A load now reads about one batch of records (`streamload.LOAD_QUADS`, 250,000 quads) and writes it while
+  A load now reads about one batch of records (`kg.store._bulkload.LOAD_QUADS`, 250,000 quads) and writes it while
   the next load reads: 2,165 MB -> 885 MB, and no slower (82 s -> 77-84 s).
 - the loader's text: a record's N-Quads were kept as `str` (2 bytes a character once one is not Latin-1), then
   encoded and joined into one more copy; now kept as UTF-8 bytes and written to the pipe a graph at a time.
 - the wide records: a 45.6 MB file is over the 16 MiB kept in memory, so it was read again whole (every
   record parsed at once), and batches of 50 and 100 records of 2,000 cells made 1-2 million quads each. Such
   a file is now read record by record (`kg.sources.stream.scan_whole`) and batches stop at 6 MiB of JSON
-  (`kg.ingestion.BATCH_BYTES`): 3,165 MB -> 704 MB.
+  (`kg.ingestion.batching.BATCH_BYTES`): 3,165 MB -> 704 MB.
 """
 
 
