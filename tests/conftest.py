@@ -10,6 +10,7 @@ bundled store; tests of one feature (a format, an option) use the tiny one.
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import os
@@ -51,6 +52,16 @@ def seed_record() -> dict:
 def site_records(site_catalog) -> list[dict]:
     """The records of data/landscape-site.json (912, the seed record's site version among them)."""
     return site_catalog["records"]
+
+
+@pytest.fixture(scope="session")
+def clean(site_records) -> dict:
+    """mem0 with an http(s) citation on every T2 cell: a record that breaks no rule."""
+    record = copy.deepcopy(next(r for r in site_records if r["id"] == "mem0--mem0-ai"))
+    for cell in record["cells"].values():
+        if cell["tier"] == "T2":
+            cell["citation"] = "https://mem0.ai/docs"
+    return record
 
 
 @pytest.fixture(scope="session")

@@ -29,16 +29,6 @@ IRIS = Iris()
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def clean(site_records) -> dict:
-    """mem0 with an http(s) citation on every T2 cell: a record that breaks no rule."""
-    record = copy.deepcopy(next(r for r in site_records if r["id"] == "mem0--mem0-ai"))
-    for cell in record["cells"].values():
-        if cell["tier"] == "T2":
-            cell["citation"] = "https://mem0.ai/docs"
-    return record
-
-
 def variant(clean: dict, name: str, change) -> dict:
     record = copy.deepcopy(clean)
     record["id"] = f"bad-{name}--example-org"

@@ -51,16 +51,6 @@ def _pending(records: list[dict]) -> list[Pending]:
     return [Pending(record_from_json(r), "test.json", i, len(json.dumps(r))) for i, r in enumerate(records)]
 
 
-@pytest.fixture(scope="module")
-def clean(site_records) -> dict:
-    """mem0 with an http(s) citation on every T2 cell: a record that breaks no rule."""
-    record = copy.deepcopy(next(r for r in site_records if r["id"] == "mem0--mem0-ai"))
-    for cell in record["cells"].values():
-        if cell["tier"] == "T2":
-            cell["citation"] = "https://mem0.ai/docs"
-    return record
-
-
 # ---------------------------------------------------------------------------
 # read and check
 

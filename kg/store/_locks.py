@@ -26,6 +26,7 @@ held by the first
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 import filelock
@@ -38,11 +39,12 @@ except ImportError:  # Windows: readers hold no lock (see above)
 POLL_S = 0.05  # seconds between tries while another process holds a lock
 
 
-class Lock:
+class Lock(ABC):
     """A lock held until ``release`` (or until the process ends, or the object is collected)."""
 
+    @abstractmethod
     def release(self) -> None:
-        raise NotImplementedError
+        """Let the lock go (a second call does nothing)."""
 
     def __del__(self) -> None:
         try:
