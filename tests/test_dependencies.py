@@ -50,7 +50,7 @@ PUBLIC_SUBMODULES = {
     "matplotlib.backends.backend_agg", "matplotlib.colors", "matplotlib.figure", "matplotlib.lines",
     "mcp.server", "mcp.server.context", "mcp.server.stdio", "mcp.server.transport_security",
     "mcp.shared.exceptions",
-    "starlette.applications", "starlette.requests", "starlette.responses", "starlette.routing",
+    "starlette.applications", "starlette.middleware.gzip", "starlette.requests", "starlette.responses", "starlette.routing",
     "starlette.types",
 }
 

@@ -481,7 +481,7 @@ def test_system_page_turtle_and_jsonld(app, expected, edges_file, iris):
     for accept, fmt in (("text/turtle", "turtle"), ("application/ld+json", "json-ld"),
                         ("application/n-triples", "nt")):
         status, headers, body = fetch(app.url + f"/id/system/{system}", accept=accept)
-        assert status == 200 and headers["Content-Type"].startswith(accept) and headers["Vary"] == "Accept"
+        assert status == 200 and headers["Content-Type"].startswith(accept) and "Accept" in headers["Vary"].split(", ")
         graph = rdflib.Graph().parse(data=body, format=fmt)
         assert (subject, rdflib.URIRef(SCHEMA.name.value), name) in graph
         assert len(set(graph.subjects(rdflib.URIRef(KG.source.value), None))) == relations
@@ -691,7 +691,8 @@ def test_index_text_is_finds_text_bound(app, expected, find_oracle):
 
 def test_index_negotiates_like_every_entity(app, expected):
     status, headers, body = fetch(app.url + "/id/system/?tier=1", accept="text/turtle")
-    assert status == 200 and headers["Content-Type"].startswith("text/turtle") and headers["Vary"] == "Accept"
+    assert status == 200 and headers["Content-Type"].startswith("text/turtle")
+    assert "Accept" in headers["Vary"].split(", ")
     graph = rdflib.Graph().parse(data=body, format="turtle")
     names = {str(o) for o in graph.objects(None, rdflib.URIRef(SCHEMA.name.value))}
     assert names == tier_one_names(expected)

@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from . import pages
+from . import gsp, pages
 from .config import MAX_QUERY_CHARS
 from .negotiation import CONTENT_TYPES, DESCRIPTION_OFFERS, entity_format, negotiate, result_formats
 from ..runtime.pool import PoolBusy, WorkerDied, WorkerTimeout
@@ -68,6 +68,8 @@ def methods(path: str) -> tuple[str, ...] | None:
         answered = _QUERY
     elif path == "/update":
         answered = ("POST",)
+    elif path == "/store":  # Graph Store Protocol reads (kg.serve.gsp)
+        answered = _READ
     elif path in ("/", "/index.html", "/health") or path in _INDEX_PATHS or path.startswith(("/queries/", "/id/",
                                                                                             "/system/")):
         answered = _READ
@@ -102,6 +104,8 @@ def answer(app: Service, request: Request) -> dict:
         return _sparql(app, request)
     if path == "/update":
         return _update(app, request, _update_text(request))
+    if path == "/store":
+        return _graph(app, request, _params(request))
     if path in ("/", "/index.html"):
         example = _first(_params(request), "example")
         return _home(app, request, example)
@@ -216,6 +220,8 @@ def _sparql(app: Service, request: Request) -> dict:
     if "update" in params:
         raise Reply(400, "bad-request", "updates must be sent by POST to /update")
     queries_ = params.get("query")
+    if not queries_ and ("graph" in params or "default" in params):
+        return _graph(app, request, params)
     if not queries_:
         if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
             return _home(app, request, None)
@@ -231,6 +237,14 @@ def _sparql(app: Service, request: Request) -> dict:
     reply = _work(app, {"op": "query", "query": text, "default": params.get("default-graph-uri"),
                         "named": params.get("named-graph-uri"), "solutions": solutions, "graph": graph,
                         "max_rows": config.max_rows, "max_bytes": config.max_bytes})
+    reply.setdefault("headers", {})["Vary"] = "Accept"
+    return reply
+
+
+def _graph(app: Service, request: Request, params: dict[str, list[str]]) -> dict:
+    """A Graph Store Protocol read: one graph (``?graph=IRI``) or the default (``?default``)."""
+    msg = gsp.request(params, request.header("Accept"))
+    reply = _work(app, {**msg, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 

@@ -26,7 +26,7 @@ from ..errors import NotFound, QueryError, StoreError, UsageError, safe_text
 from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
-from . import browse, pages
+from . import browse, gsp, pages
 from .negotiation import CONTENT_TYPES, GRAPH_OFFERS, RDF_FORMATS, RESULT_FORMATS, SOLUTION_OFFERS
 from .replies import Reply, empty_reply
 
@@ -140,8 +140,8 @@ class Worker:
                 return self.entity(msg)
             if msg["op"] == "index":
                 return self.index(msg)
-            if msg["op"] == "named":
-                return self.named(msg)
+            if msg["op"] in ("named", "graph"):
+                return self.named(msg) if msg["op"] == "named" else gsp.answer(self, msg)
             return {"status": 200, "type": "application/json", "body": b"{}", "headers": {}}
         except Reply as err:
             return err.reply()

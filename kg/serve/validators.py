@@ -1,0 +1,73 @@
+"""HTTP validators for GET and HEAD answers: ``ETag``, ``Last-Modified``, ``Vary`` and 304.
+
+An answer depends on the store's version and on the request, so its ETag is a hash of
+the store's current generation (the number in the store folder's pointer file), the
+request target (path and query string) and the negotiated content type. ``Last-Modified``
+is the pointer file's mtime: the time the generation was made current. The generation is
+read *before* the work, so an ingest that lands during a request gives the answer the old
+ETag, and its next revalidation (against the new generation) gets a 200, never a 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from email.utils import formatdate, parsedate_to_datetime
+from pathlib import Path
+
+from ..store._generations import POINTER
+
+VARY = "Accept, Accept-Encoding"
+GZIP_MIN = 1024  # answers this large or larger are gzipped for clients that accept it
+
+
+def version(store: str) -> tuple[str, float]:
+    """The store's current generation (its pointer's text) and when it became current
+    (a store from before generations: its folder's mtime)."""
+    pointer = Path(store) / POINTER
+    try:
+        with open(pointer, "rb") as handle:
+            text = handle.read(64).decode("ascii", "replace").strip()
+            return text, os.fstat(handle.fileno()).st_mtime
+    except OSError:
+        stat = os.stat(store)
+        return f"legacy-{stat.st_mtime_ns}", stat.st_mtime
+
+
+def validate(reply: dict, target: str, current: tuple[str, float], headers: dict[str, str], head: bool = False) -> dict:
+    """``reply`` (a 200 answer to GET or HEAD) with ETag, Last-Modified and Vary, or a 304
+    when the request's ``If-None-Match`` (or, without one, ``If-Modified-Since``) matches."""
+    if reply.get("status") != 200:
+        return reply
+    generation, mtime = current
+    ctype = str(reply.get("type") or "")
+    # the gzip middleware compresses this answer (GZIP_MIN bytes or more): another representation, another tag
+    large = len(reply.get("body", b"")) >= GZIP_MIN
+    zipped = "gzip" if large and "gzip" in headers.get("accept-encoding", "") else ""
+    digest = hashlib.sha256("\n".join((generation, target, ctype, zipped)).encode("utf-8")).hexdigest()[:32]
+    etag = f'"g{generation}-{digest}"'
+    # starlette's gzip middleware adds "Accept-Encoding" to Vary itself to every body it sees of GZIP_MIN bytes
+    vary = "Accept" if large and not head else VARY
+    extra = {"ETag": etag, "Last-Modified": formatdate(int(mtime), usegmt=True), "Vary": vary}
+    merged = {**(reply.get("headers") or {}), **extra}
+    if _not_modified(etag, mtime, headers):
+        keep = {k: v for k, v in merged.items() if k.lower() in ("etag", "last-modified", "vary", "cache-control")}
+        return {"status": 304, "type": None, "body": b"", "headers": keep}
+    return {**reply, "headers": merged}
+
+
+def _not_modified(etag: str, mtime: float, headers: dict[str, str]) -> bool:
+    """Whether the client's copy is current. ``If-Modified-Since`` has one-second precision, so it is
+    held against the generation's exact time: a copy dated the second of a generation made later in
+    that second (two ingests in one second) is not current, and gets a 200."""
+    match = headers.get("if-none-match")
+    if match is not None:
+        tags = [t.strip() for t in match.split(",")]
+        return "*" in tags or any(t.removeprefix("W/") == etag for t in tags)
+    since = headers.get("if-modified-since")
+    if since:
+        try:
+            return parsedate_to_datetime(since).timestamp() >= mtime
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False
+    return False
