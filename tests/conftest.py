@@ -14,6 +14,7 @@ import copy
 import gc
 import json
 import os
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,6 +22,9 @@ from typing import Callable, Iterator
 
 import pytest
 from hypothesis import Phase, settings
+
+# --import-mode=importlib keeps tests/ off sys.path: the helper modules here (serving.py) are found through it
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kg.ingestion import ingest_paths
 from kg.sources import bundled_paths

@@ -4,10 +4,6 @@ once an ingest made a new generation current, and gzip that decodes to the plain
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
-import signal
 import gzip
 import json
 import subprocess
@@ -19,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serving import http, kg_serve
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,33 +23,6 @@ COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 PATHS = ["/", "/id/system/", "/id/system/smolagents-memory--huggingface-co", "/sparql",
          "/sparql?query=" + urllib.parse.quote(COUNT), "/queries/search"]
 
-
-
-@contextlib.contextmanager
-def kg_serve(store, *options: str):
-    """``python -m kg serve`` on a free port (as tests/test_serve_edge.py runs it); yields its base URL."""
-    process = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", "0",
-                                "--workers", "1", "--quiet", *options],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True, env=dict(os.environ))
-    try:
-        line = process.stderr.readline() if process.stderr else ""
-        found = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+)/sparql", line)
-        assert found, line
-        yield found.group(1)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-
-
-def http(method: str, url: str, body: bytes = b"", **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One request: its status, headers (lower-case names) and body."""
-    reply = httpx.request(method, url, content=body, headers=headers, timeout=30)
-    return reply.status_code, {k.lower(): v for k, v in reply.headers.items()}, reply.content
 
 
 @pytest.fixture(scope="module")

@@ -9,22 +9,17 @@ leaving 127.0.0.1 alone.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
-import os
 import re
 import shutil
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
 
-import httpx
 import pytest
+from serving import http, kg_serve
 
 from kg.serve import make_server
 from kg.store import GraphStore
@@ -345,34 +340,6 @@ def test_xml_answers_refuse_a_character_xml_forbids(server, small_store):
 # ---------------------------------------------------------------------------
 # A real `kg serve` process: one Allow per route, legal SPARQL answered, updates that see
 # what queries see
-
-
-@contextlib.contextmanager
-def kg_serve(store, *options: str, env: dict | None = None):
-    """``python -m kg serve`` (the code on PYTHONPATH) on a free port; yields its base URL and
-    stops it (SIGTERM) at the end."""
-    process = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", "0",
-                                "--workers", "1", "--quiet", *options],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, **(env or {})})
-    try:
-        line = process.stderr.readline() if process.stderr else ""
-        found = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+)/sparql", line)
-        assert found, line
-        yield found.group(1)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-
-
-def http(method: str, url: str, body: bytes = b"", **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One request: its status, headers (lower-case names) and body."""
-    reply = httpx.request(method, url, content=body, headers=headers, timeout=30)
-    return reply.status_code, {k.lower(): v for k, v in reply.headers.items()}, reply.content
 
 
 @pytest.fixture(scope="module")

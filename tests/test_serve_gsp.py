@@ -4,10 +4,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import re
-import signal
 import gc
 import json
 import subprocess
@@ -15,8 +11,8 @@ import sys
 import urllib.parse
 from pathlib import Path
 
-import httpx
 import pytest
+from serving import http, kg_serve
 from pyoxigraph import RdfFormat, parse
 from rdflib import Graph
 from rdflib.compare import isomorphic
@@ -29,33 +25,6 @@ SEED = Path(__file__).resolve().parent.parent / "data" / "seed-record.json"
 FORMATS = {"text/turtle": "turtle", "application/n-triples": "nt", "application/rdf+xml": "xml",
            "application/ld+json": "json-ld"}
 
-
-
-@contextlib.contextmanager
-def kg_serve(store, *options: str):
-    """``python -m kg serve`` on a free port (as tests/test_serve_edge.py runs it); yields its base URL."""
-    process = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", "0",
-                                "--workers", "1", "--quiet", *options],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True, env=dict(os.environ))
-    try:
-        line = process.stderr.readline() if process.stderr else ""
-        found = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+)/sparql", line)
-        assert found, line
-        yield found.group(1)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-
-
-def http(method: str, url: str, body: bytes = b"", **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One request: its status, headers (lower-case names) and body."""
-    reply = httpx.request(method, url, content=body, headers=headers, timeout=30)
-    return reply.status_code, {k.lower(): v for k, v in reply.headers.items()}, reply.content
 
 
 @pytest.fixture(scope="module")

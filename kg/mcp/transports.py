@@ -19,6 +19,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ..runtime.listening import listening_socket
 from .config import HTTP_HOST, HTTP_PATH, McpConfig
 from .store_workers import StoreWorkers
 from .server import Tools, build_server
@@ -42,15 +43,7 @@ def bind(port: int) -> socket.socket:
     """A listening socket on the loopback address (``port`` 0: a free one). It listens
     before the address is announced, so a client that connects at once waits in the
     backlog until the server accepts, rather than being refused."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((HTTP_HOST, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    return listening_socket(HTTP_HOST, port, backlog=128)
 
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import threading
 import time
 from typing import Any, Callable
 
 from ..errors import StoreError
+from ..runtime.listening import listening_socket
 from ..vocab import DEFAULT_BASE
 from .asgi import Service, create_app, service_for
 from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT,
@@ -27,22 +27,6 @@ def _quiet_uvicorn() -> None:
         logger.propagate = False
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does
-    # not, and an answer's body would wait ~40 ms behind the client's delayed ACK of its head)
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        sock.listen(512)
-    except OSError:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
-
-
 class Server:
     """A configured server: bound to its port when made, serving once started.
 
@@ -57,7 +41,7 @@ class Server:
         self.service: Service = service_for(config, log)
         self.config, self.pool, self.log = config, self.service.pool, log
         self.asgi = create_app(service=self.service)
-        self.socket = _bind(config.host, config.port)
+        self.socket = listening_socket(config.host, config.port, backlog=512, inheritable=True)
         self.port: int = self.socket.getsockname()[1]
         _quiet_uvicorn()
         protocol = guarded_protocol(config.max_connections, config.max_connections_per_client,
