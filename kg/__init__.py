@@ -13,6 +13,8 @@ The Python API mirrors the command line, one function per verb:
                        :func:`license_graph` (NetworkX)
 ``kg serve``           :func:`make_server` -> ``Server`` (start it, or use it as a context manager)
 ``kg push``            :func:`push` -> ``PushReport``
+``kg log/diff``        :func:`log` (rows, newest first), :func:`diff` -> ``Changeset``
+``kg checkout``        :func:`checkout` -> ``Checkout`` (the catalog JSON; a store rebuilt ``into`` a folder)
 =====================  ==========================================================
 
 Every function takes the store first. Errors are typed (:class:`KgError` and its
@@ -264,6 +266,7 @@ _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
     "validate": "validation", "ValidationReport": "validation", "push": "pushes", "PushReport": "pushes",
+    "log": "history", "diff": "history", "Changeset": "history", "checkout": "rebuild", "Checkout": "rebuild",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -271,7 +274,9 @@ _LAZY = {
 if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
     from .exports import EXPORT_FORMATS, export
+    from .history import Changeset, diff  # log: found through __getattr__ (mypy takes it for kg.history.log)
     from .pushes import PushReport, push
+    from .rebuild import Checkout, checkout
     from .sources import bundled_paths
     from .validation import ValidationReport, validate
 
@@ -293,11 +298,12 @@ def __dir__() -> list[str]:
 __all__ = [
     # verbs
     "ingest", "validate", "query", "export", "info", "analyze", "make_server", "push", "endpoint",
+    "log", "diff", "checkout",
     # stores, graphs, queries
     "GraphStore", "open_store", "bundled_paths", "named_queries", "NamedQuery", "Iris", "record_caps",
     "system_graph", "vendor_graph", "protocol_graph", "license_graph",
     # results
-    "IngestReport", "ValidationReport", "Analysis", "PushReport", "EXPORT_FORMATS", "ATTRIBUTION",
+    "IngestReport", "ValidationReport", "Analysis", "PushReport", "Changeset", "Checkout", "EXPORT_FORMATS", "ATTRIBUTION",
     # errors
     "KgError", "SourceError", "RecordError", "StoreError", "QueryError", "UsageError", "NotFound",
 ]

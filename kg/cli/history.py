@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from ..errors import UsageError
@@ -74,28 +73,21 @@ def options_checkout(p: argparse.ArgumentParser) -> None:
 
 
 def run_checkout(args: argparse.Namespace) -> int:
-    from ..history.checkout import catalog_document, snapshot_at
     from ..outpaths import output_path, writing
+    from ..rebuild import checkout
 
     to_stdout = not args.into or args.output == "-"
     target = output_path(args.output, "-o") if args.output else None  # checked before anything is read
-    source = existing_store(args)
-    snapshot = snapshot_at(source, iris(args), args.changeset)
-    document = catalog_document(snapshot)
-    counts = f"{len(document['records'])} records, {len(document['edges'])} edges"
-    if args.into:
-        from ..rebuild import rebuild_store
-
-        if args.store != ":memory:" and os.path.realpath(args.into) == os.path.realpath(args.store):
-            raise UsageError("--into names the store being read; give another folder")
-        quads = rebuild_store(source, snapshot, args.changeset, args.into, iris(args), force=args.force)
-        print(f"rebuilt the store at changeset {args.changeset} in {args.into} ({counts}; {quads} quads)",
-              file=sys.stderr)
-    data = (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode()
+    release = checkout(existing_store(args), args.changeset, iris(args), into=args.into, force=args.force)
+    if release.quads is not None:
+        print(f"rebuilt the store at changeset {args.changeset} in {args.into} ({release.counts}; "
+              f"{release.quads} quads)", file=sys.stderr)
+    data = (json.dumps(release.document, ensure_ascii=False, indent=1) + "\n").encode()
     if target is not None and target.target != "-":
         with writing(target) as out:
             out.write(data)
-        print(f"wrote the catalog at changeset {args.changeset} to {args.output} ({counts})", file=sys.stderr)
+        print(f"wrote the catalog at changeset {args.changeset} to {args.output} ({release.counts})",
+              file=sys.stderr)
     elif to_stdout:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -33,9 +33,10 @@ _COUNT_KEYS = (("records_added", KG.recordsAdded), ("records_removed", KG.record
                ("edges_removed", KG.edgesRemoved), ("edges_changed", KG.edgesChanged))
 
 
-def log(store: GraphStore, iris: Iris) -> list[dict[str, Any]]:
+def log(store: GraphStore, iris: Iris | None = None) -> list[dict[str, Any]]:
     """One row per changeset, newest first: number, date, files, counts, summary (read from
-    the changeset node and its inputs only, not its changes)."""
+    the changeset node and its inputs only, not its changes): ``kg log``."""
+    iris = iris or Iris()
     rows = []
     for number in reversed(changeset_numbers(store, iris)):
         graph, node = iris.changeset_graph(number), iris.changeset(number)

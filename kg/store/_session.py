@@ -18,9 +18,10 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from pyoxigraph import NamedNode, Quad, Store
 
 from ..errors import StoreError, safe_text
+from ..sparql.written import graphs_written
 from . import _generations as generations
 from ._bulkload import BuildLoad, available
-from ._changes import Changes, graphs_written
+from ._changes import Changes
 from ._faults import open_read_only, open_writable, reason
 from ._locks import Lock
 from ._writes import DROP_CHUNK, Writes, drop_text
@@ -148,7 +149,11 @@ class Session(Writes):
         super().remove(quads)
 
     def update(self, sparql: str) -> None:
-        self._changes.graphs(graphs_written(sparql))
+        named = graphs_written(sparql)
+        if named is None:
+            self._changes.untold()
+        else:
+            self._changes.graphs(named)
         self.write("update", sparql)
 
     def ask_compaction(self) -> None:
