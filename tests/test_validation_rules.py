@@ -1,5 +1,5 @@
 """The rules (kg.validation.rules): the shapes themselves, and a passing and a failing fixture per
-rule on two engines (pySHACL monolithic and split, and pyrudof)."""
+rule on kg's engine (kg validate), stock pySHACL and pyrudof."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_shapes_follow_the_base_of_the_store():
 
 
 # ---------------------------------------------------------------------------
-# Fixtures: a passing and a failing graph per rule, on pySHACL (monolithic and split) and pyrudof
+# Fixtures: a passing and a failing graph per rule, on stock pySHACL, kg's engine and pyrudof
 
 
 def _fixture(path: Path) -> tuple[str, set[tuple]]:

@@ -1,6 +1,6 @@
 """The user's own shapes (kg.validation.user_shapes): ``validate(store, shapes=[...])`` checks the
-graph against them with our report and exit semantics, split over record parts when the shapes are
-provably record-local (and then equal to one stock pySHACL run), else in one whole-graph run."""
+graph against them with our report and exit semantics: SHACL Core by the engine (equal to one stock
+pySHACL run), SHACL-SPARQL by one stock pySHACL run, our catalog-wide rules by their queries."""
 
 from __future__ import annotations
 
@@ -56,10 +56,10 @@ def _focus_by_rule(report) -> dict[str, set[str]]:
 def test_the_bundled_catalog_passes_the_passing_shapes(bundled_store, expected_records, iris):
     report = validate(bundled_store, iris, shapes=[PASSING])
     assert report.conforms and not report.fails("info")
-    assert report.mode == "split" and report.shapes == [PASSING] and report.notes == []
+    assert report.mode == "graph" and report.shapes == [PASSING] and report.notes == []
     assert report.records == len(expected_records)
     assert {"my:RelationSource/kg:source", "my:CitesSystems/kg:cites"} <= set(report.rules)
-    assert all(rule.scope == "record" for rule in report.rules.values())
+    assert all(rule.scope == "graph" for rule in report.rules.values())
 
 
 def test_the_failing_shapes_report_the_focus_nodes_the_catalog_json_gives(bundled_store, expected_records,
@@ -82,58 +82,72 @@ def test_the_failing_shapes_report_the_focus_nodes_the_catalog_json_gives(bundle
     assert "my:EstablishedTier: tier 1 or 2 only" in text and text.rstrip().split("\n")[-1].startswith("FAIL: ")
 
 
-def test_the_split_run_of_own_shapes_equals_one_stock_pyshacl_run(shared_partial_store, iris, tmp_path):
+def test_the_engine_on_own_shapes_equals_one_stock_pyshacl_run(shared_partial_store, iris, tmp_path):
     more = _write(tmp_path, "more.ttl", MORE)
-    for shapes in ([FAILING], [more], [PASSING, FAILING, more]):
+    not_local = _write(tmp_path, "not-local.ttl", NOT_LOCAL)
+    for shapes in ([FAILING], [more], [not_local], [PASSING, FAILING, more, not_local]):
         monolithic = validate_monolithic(shared_partial_store, iris, shapes=shapes)
         assert monolithic.results, shapes
         if shapes == [more]:  # objects of a predicate, and instances of subclasses
             assert {"my:EdgeTargets", "my:EdgeTargets/kg:tier", "my:Organisations/kg:vendorKey"} <= \
                 monolithic.by_rule().keys()
-        for jobs in (1, 2):  # in this process (stock pySHACL), and on the pool (sped up)
-            split = validate(shared_partial_store, iris, shapes=shapes, jobs=jobs)
-            assert split.mode == "split" and split.timings["jobs"] == jobs
-            assert split.keys() == monolithic.keys(), (shapes, jobs)
+        engine = validate(shared_partial_store, iris, shapes=shapes)
+        assert engine.mode == "graph" and engine.notes == [] and engine.timings["jobs"] == 1
+        assert engine.keys() == monolithic.keys(), shapes
     # the partial store holds edges to 872 records it lacks: the passing shapes fail on it
     assert validate(shared_partial_store, iris, shapes=[PASSING], jobs=1).by_rule().keys() == \
         {"my:RelationSource/kg:source", "my:CitesSystems/kg:cites"}
 
 
-def test_shapes_that_are_not_record_local_run_once_over_the_whole_graph(shared_partial_store, site_catalog, iris,
-                                                                        tmp_path):
-    path = _write(tmp_path, "not-local.ttl", NOT_LOCAL)
+SPARQL = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix kg: <https://w3id.org/agent-landscape/ontology#> .
+@prefix my: <https://example.org/my-shapes#> .
+my:LowTier sh:targetClass kg:System ; sh:severity sh:Info ;
+    sh:sparql [ sh:select "SELECT $this ?value WHERE { $this <https://w3id.org/agent-landscape/ontology#tier> ?value FILTER(?value > 3) }" ] .
+"""
+
+
+def test_shacl_sparql_shapes_run_once_in_stock_pyshacl(shared_partial_store, site_catalog, iris, tmp_path):
+    path = _write(tmp_path, "sparql.ttl", SPARQL)
     shapes = load_shapes([path])
-    assert shapes.split is None and "sh:targetNode" in shapes.reason and "inverse paths" in shapes.reason
+    assert not shapes.core and shapes.sparql_graph is not None and "sh:sparql" in shapes.reason
     report = validate(shared_partial_store, iris, shapes=[path])
-    assert report.mode == "monolithic" and len(report.notes) == 1 and "not provably record-local" in report.notes[0]
+    assert report.mode == "monolithic" and len(report.notes) == 1 and "SHACL-SPARQL" in report.notes[0]
     assert report.keys() == validate_monolithic(shared_partial_store, iris, shapes=[path]).keys()
-    assert report.count("Info") > 0 and not report.fails("violation") and report.fails("info")
-    assert "note: the shapes are not provably record-local" in text_report(report)
-    with pytest.raises(UsageError, match="record by record"):
+    tiers = {iris.system(r["id"]).value for r in site_catalog["records"][:40] if r["tier"] > 3}
+    assert {r.focus for r in report.results} == tiers and report.count("Info") == len(tiers) > 0
+    assert "note: the shapes use SHACL-SPARQL" in text_report(report)
+    with pytest.raises(UsageError, match="leave out the records"):
         validate(shared_partial_store, iris, shapes=[path], records=[site_catalog["records"][0]["id"]])
 
 
-def test_shapes_that_are_not_record_local_run_on_the_whole_graph_beside_the_split_ones(shared_partial_store, iris,
-                                                                                      tmp_path):
-    path = _write(tmp_path, "not-local.ttl", NOT_LOCAL)
-    shapes = load_shapes([FAILING, path])
-    assert shapes.split is not None and shapes.whole_graph is not None and shapes.local_graph is not None
-    assert shapes.rules["my:EstablishedTier"].scope == "record"
-    assert shapes.rules["my:LicenceColumn/^dcterms:identifier"].scope == "graph"
-    report = validate(shared_partial_store, iris, shapes=[FAILING, path], jobs=2)
-    assert report.mode == "split" and report.notes and report.notes[-1].startswith("some shapes are not provably")
-    assert report.keys() == validate_monolithic(shared_partial_store, iris, shapes=[FAILING, path]).keys()
-    assert {"my:EstablishedTier", "my:CitedBySomeone/^kg:cites"} <= report.by_rule().keys()
+def test_sparql_shapes_run_in_pyshacl_beside_the_engines(shared_partial_store, iris, tmp_path):
+    path = _write(tmp_path, "sparql.ttl", SPARQL)
+    not_local = _write(tmp_path, "not-local.ttl", NOT_LOCAL)
+    shapes = load_shapes([FAILING, not_local, path])
+    assert shapes.core and shapes.sparql_graph is not None
+    assert shapes.rules["my:EstablishedTier"].scope == "graph"
+    report = validate(shared_partial_store, iris, shapes=[FAILING, not_local, path])
+    assert report.mode == "graph" and report.notes and report.notes[-1].startswith("some shapes use SHACL-SPARQL")
+    assert report.keys() == validate_monolithic(shared_partial_store, iris, shapes=[FAILING, not_local, path]).keys()
+    assert {"my:EstablishedTier", "my:CitedBySomeone/^kg:cites", "my:LowTier"} <= report.by_rule().keys()
+
+
+def test_own_shapes_for_some_records_give_the_results_about_them(shared_partial_store, site_catalog, iris):
+    everything = validate(shared_partial_store, iris, shapes=[FAILING])
+    chosen = sorted({r.record for r in everything.results if r.record})[:3] + [site_catalog["records"][0]["id"]]
+    some = validate(shared_partial_store, iris, shapes=[FAILING], records=chosen)
+    assert some.keys() == {r.key for r in everything.results if r.record in chosen} and some.results
 
 
 def test_our_catalog_wide_rules_among_own_shapes_are_answered_by_their_queries(iris, tmp_path):
     shapes = load_shapes([str(CROSS_SHAPES), FAILING])
     ours = {"UniqueSystemIdentifier", "UniqueEdge", "RelationSourceIsSystem", "RelationTargetIsSystem"}
     assert set(shapes.checks) == ours and all(rule.scope == "catalog" for rule in shapes.checks.values())
-    assert shapes.whole_graph is None and shapes.rules["UniqueEdge"].check == "check-unique-edge"
+    assert shapes.sparql_graph is None and shapes.rules["UniqueEdge"].check == "check-unique-edge"
     data = load_rdf_files([str(FIXTURES / f"{name}.fail.ttl") for name in sorted(ours)], iris)
     report = validate(data, iris, shapes=[str(CROSS_SHAPES), FAILING], jobs=1)
-    assert report.mode == "split" and report.notes == [] and ours <= report.by_rule().keys()
+    assert report.mode == "graph" and report.notes == [] and ours <= report.by_rule().keys()
     assert report.keys() == validate_monolithic(data, iris, shapes=[str(CROSS_SHAPES), FAILING]).keys()
     # changed, a rule of ours is the user's own: its SPARQL constraint runs on the whole graph
     changed = _write(tmp_path, "changed.ttl", CROSS_SHAPES.read_text(encoding="utf-8").replace(

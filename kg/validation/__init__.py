@@ -1,19 +1,19 @@
 """SHACL validation of the graph: record-local rules per record graph, catalog-wide rules in SPARQL.
 
-The modules, from the ground up:
+Every run evaluates SHACL Core with one engine, ``kg.shacl``; the modules, from the ground up:
 
 * ``paths``: SHACL property paths as SPARQL path text;
 * ``rules``: our shapes (``shapes/``) and the rules they report, by name;
-* ``locality``: which of the user's shapes are record-local; ``user_shapes``: the user's
-  own shapes files, named as rules, and how each is checked;
-* ``readplan``: which triples the shapes can look at;
+* ``locality``: where each of the user's shapes is checked; ``user_shapes``: the user's
+  own shapes files, named as rules;
 * ``report``: ``Result``, ``ValidationReport`` and their text, JSON and Turtle forms;
-* ``pyshacl_run``: one pySHACL run over one part; ``speedups``: its sped-up form (workers only);
-* ``parts``: the parts of a split run and their triples; ``parallel``: the process pool;
+* ``core``: kg's shapes on the engine, results as ``Result``; ``at_ingest``: each record
+  checked as it is ingested, by JSON field path;
+* ``parts``: the graphs a run checks; ``records``: the record graphs checked in this process,
+  on a process pool or (``dask_run``, ``dask_own``) on a Dask cluster;
+* ``pyshacl_run``: stock pySHACL (``--engine pyshacl``, and SHACL-SPARQL shapes);
 * ``files``: RDF files read for ``kg validate FILE``;
-* ``core``: our record-local shapes evaluated in plain Python over quads (the same results,
-  fast); ``at_ingest``: each record checked with them as it is ingested, by JSON field path;
-* ``runs``: ``validate``, ``revalidate`` and ``validate_monolithic``.
+* ``runs``: ``validate``, ``revalidate`` and ``validate_monolithic`` (stock pySHACL).
 
 >>> from kg.validation import load_rules
 >>> load_rules()["T2Citation"].severity
@@ -23,8 +23,7 @@ The modules, from the ground up:
 from __future__ import annotations
 
 from .files import load_rdf_files
-from .parallel import RECORDS_PER_CALL
-from .readplan import ReadPlan, read_plan
+from .records import RECORDS_PER_CALL
 from .report import SEVERITIES, Result, ValidationReport, text_report
 from .rules import Rule, load_rules, shapes_graph, shapes_text
 from .runs import revalidate, store_to_rdflib, validate, validate_monolithic
@@ -32,6 +31,6 @@ from .user_shapes import UserShapes, load_shapes
 
 __all__ = [
     "validate", "revalidate", "validate_monolithic", "ValidationReport", "Result", "Rule", "text_report",
-    "load_rdf_files", "load_rules", "load_shapes", "shapes_graph", "shapes_text", "read_plan", "ReadPlan",
+    "load_rdf_files", "load_rules", "load_shapes", "shapes_graph", "shapes_text",
     "UserShapes", "store_to_rdflib", "RECORDS_PER_CALL", "SEVERITIES",
 ]

@@ -5,7 +5,7 @@ go in as they are mapped (``add_shared``), then each record's own quads
 (``record``), which come back as ``RuleFinding``s: where (file, index, record id,
 the JSON field path such as ``cells.type.status``), the rule, its severity and its
 message. The rules are the shapes of ``shapes/kg-shapes.ttl``, evaluated by
-``kg.validation.core``, so ingest and ``kg validate`` report the same results.
+``kg.validation.core`` (the SHACL engine, ``kg.shacl``), so ingest and ``kg validate`` report the same results.
 
 >>> from kg.validation.report import Result
 >>> iris = Iris()
@@ -30,7 +30,6 @@ from rdflib import URIRef
 from ..errors import RecordError
 from ..vocab import DCTERMS, KG, RDFS, SCHEMA, Iris
 from .core import CoreShapes, Facts, core_shapes, terms
-from .parallel import our_read_plan
 from .paths import PATH_PREFIXES
 from .report import Result, ValidationReport, display_text, finish, rule_blocks
 from .rules import STRUCTURAL, Rule, load_rules, shapes_graph
@@ -199,7 +198,7 @@ class RuleCheck:
                                   if q.predicate == RDFS.subClassOf and isinstance(q.subject, NamedNode)
                                   and isinstance(q.object, NamedNode)))
         self.shapes: CoreShapes = core_shapes(iris.base, subclasses)
-        self.read = our_read_plan(iris.base).predicates
+        self.read = self.shapes.reads
         self.rules = {name: rule for name, rule in load_rules(iris).items() if rule.scope == "record"}
         self.axes = _axes(iris.base)
         self.shared = Facts()

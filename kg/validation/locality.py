@@ -1,10 +1,11 @@
-"""Which of the user's shapes are record-local: checked over record parts with the same results as
-one whole-graph run (the proof is in ``kg.validation.user_shapes``), and which are not.
+"""Where each of the user's shapes is checked: by the SHACL engine, by stock pySHACL (SHACL-SPARQL), or
+(our own catalog-wide rules, unchanged) by their SPARQL queries.
 
 A targeted shape is judged with every shape it nests (sh:property, sh:node,
-sh:qualifiedValueShape, sh:not, sh:and / sh:or / sh:xone). Our own catalog-wide
-rules, when the user's shapes hold them unchanged, are answered by their SPARQL
-queries as in our split run.
+sh:qualifiedValueShape, sh:not, sh:and / sh:or / sh:xone): one that uses SHACL-SPARQL
+anywhere (sh:sparql constraints, sh:target) or a custom constraint component goes to
+one stock pySHACL run over the whole graph; every other shape is SHACL Core, for
+the engine (``kg.shacl``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rdflib.collection import Collection
 from rdflib.compare import isomorphic
 
 from ..vocab import RDF, RDFS, Iris
-from .paths import RDF_FIRST, path_iris, walks_backwards
+from .paths import RDF_FIRST
 from .paths import SH_NS as SH
 from .rules import Rule, load_rules, shapes_graph
 
@@ -30,27 +31,12 @@ NESTING_LISTS = ("or", "and", "xone")
 
 
 @dataclass(frozen=True)
-class SplitPlan:
-    """How to find and complete a part's focus nodes, for the record-local shapes.
-
-    ``traverse``: the predicates walked forward from a focus node (every path's,
-    sh:targetObjectsOf's, and rdf:type / rdfs:subClassOf for the class checks).
-    """
-
-    target_classes: frozenset[str]
-    subjects_of: frozenset[str]
-    objects_of: frozenset[str]
-    traverse: frozenset[str]
-
-
-@dataclass(frozen=True)
 class Locality:
-    """The user's targeted shapes sorted by how they are checked."""
+    """The user's targeted shapes by where they are checked."""
 
-    local: frozenset[Any]  # over record parts
-    whole: dict[Any, list[str]]  # in one whole-graph run, with the reasons
+    core: frozenset[Any]  # by the engine
+    sparql: dict[Any, list[str]]  # by stock pySHACL, with the reasons
     ours: dict[Any, Rule]  # our catalog-wide rules, by their SPARQL queries
-    split: SplitPlan | None  # the plan of the record parts (None: no local shape)
 
 
 def targeted(graph: rdflib.Graph, shapes: Iterable[Any]) -> set[Any]:
@@ -75,12 +61,9 @@ def nested(graph: rdflib.Graph, shape: Any) -> set[Any]:
     return found
 
 
-def not_local(graph: rdflib.Graph, shape: Any, custom: set[Any]) -> list[str]:
-    """Why ``shape`` is not provably record-local (empty: it is). ``custom``: the parameters of the
-    shapes graph's own constraint components."""
+def not_core(graph: rdflib.Graph, shape: Any, custom: set[Any]) -> list[str]:
+    """Why ``shape`` (with what it nests) is not SHACL Core (empty: it is)."""
     reasons = []
-    if (shape, SH.targetNode, None) in graph:
-        reasons.append("sh:targetNode (a constant focus node would be checked in every part)")
     if (shape, SH.target, None) in graph:
         reasons.append("SPARQL-based or custom targets (sh:target)")
     for node in nested(graph, shape):
@@ -88,8 +71,6 @@ def not_local(graph: rdflib.Graph, shape: Any, custom: set[Any]) -> list[str]:
             reasons.append("SPARQL-based constraints (sh:sparql)")
         if any(p in custom for p in graph.predicates(node, None)):
             reasons.append("custom constraint components")
-        if any(walks_backwards(graph, path) for path in graph.objects(node, SH.path)):
-            reasons.append("inverse paths (they read triples that other records hold)")
     return sorted(set(reasons))
 
 
@@ -98,33 +79,18 @@ def _custom_parameters(graph: rdflib.Graph) -> set[Any]:
 
 
 def locality(graph: rdflib.Graph, shapes: set[Any], base: str) -> Locality:
-    """How each targeted shape of ``graph`` is checked."""
+    """Where each targeted shape of ``graph`` is checked."""
     custom = _custom_parameters(graph)
     ours = ours_unchanged(graph, base)
-    local: set[Any] = set()
-    whole: dict[Any, list[str]] = {}
+    core: set[Any] = set()
+    sparql: dict[Any, list[str]] = {}
     for shape in targeted(graph, shapes) - set(ours):
-        reasons = not_local(graph, shape, custom)
+        reasons = not_core(graph, shape, custom)
         if reasons:
-            whole[shape] = reasons
+            sparql[shape] = reasons
         else:
-            local.add(shape)
-    return Locality(frozenset(local), whole, ours, split_plan(graph, local) if local else None)
-
-
-def split_plan(graph: rdflib.Graph, local: set[Any]) -> SplitPlan:
-    """The plan of the record parts for the record-local shapes ``local``."""
-    implicit = {str(s) for s in local if isinstance(s, URIRef) and any((s, _RDF_TYPE, c) in graph for c in CLASSES)}
-    classes = {str(c) for s in local for c in graph.objects(s, SH.targetClass)} | implicit
-    objects_of = frozenset(str(p) for s in local for p in graph.objects(s, SH.targetObjectsOf))
-    walked = {iri for s in local for node in nested(graph, s) for path in graph.objects(node, SH.path)
-              for iri in path_iris(graph, path)}
-    return SplitPlan(
-        target_classes=frozenset(classes),
-        subjects_of=frozenset(str(p) for s in local for p in graph.objects(s, SH.targetSubjectsOf)),
-        objects_of=objects_of,
-        traverse=frozenset(walked | objects_of | {RDF.type.value, RDFS.subClassOf.value}),
-    )
+            core.add(shape)
+    return Locality(frozenset(core), sparql, ours)
 
 
 def without_targets(graph: rdflib.Graph, shapes: Iterable[Any]) -> rdflib.Graph:

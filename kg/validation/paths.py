@@ -43,7 +43,7 @@ def path_text(graph: rdflib.Graph, node: Any) -> str:
     '^kg:cell/kg:license'
     """
     if isinstance(node, URIRef):
-        return _short(str(node))
+        return short_iri(str(node))
     if (node, RDF_FIRST, None) in graph:
         return "/".join(grouped(graph, item) for item in Collection(graph, node))
     inverse = graph.value(node, SH_NS.inversePath)
@@ -65,7 +65,8 @@ def grouped(graph: rdflib.Graph, node: Any) -> str:
     return f"({text})" if "/" in text or ("|" in text and not text.startswith("(")) else text
 
 
-def _short(iri: str) -> str:
+def short_iri(iri: str) -> str:
+    """An IRI as a prefixed name of the path prefixes, or as ``<iri>``."""
     for name, ns in PATH_PREFIXES.items():
         if iri.startswith(ns) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", iri[len(ns):]):
             return f"{name}:{iri[len(ns):]}"

@@ -1,28 +1,26 @@
-"""One pySHACL run over one part: the part's triples as an rdflib graph, the results as ``Result``s.
+"""Stock pySHACL, unpatched: one run over an rdflib graph, its report graph read back as ``Result``s.
 
-The calling process runs stock pySHACL (``pyshacl.validate``, its report graph
-read back); a worker of the split run may run the sped-up form instead
-(``fast=True``: ``kg.validation.speedups``). Both give the same results.
+``kg validate --engine pyshacl`` (the reference the engine is tested against), and
+the user's shapes that use SHACL-SPARQL, run here; store quads become rdflib terms
+with ``Converter``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import pyoxigraph
 import rdflib
 from rdflib import BNode, Literal as RLiteral, URIRef
 
-from ..vocab import RDF, SH, SHAPES_NS, Iris
+from ..vocab import SHAPES_NS, Iris
 from .paths import SH_NS as _SH
 from .paths import path_text
-from .report import Owner, Result, make_result, term_text
-
-if TYPE_CHECKING:
-    from .readplan import ReadPlan
+from .report import Owner, Result, make_result, severity_name, term_text
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
@@ -50,7 +48,9 @@ def quiet_ill_formed_literals() -> Iterator[None]:
         _quiet_users += 1
         logger.addFilter(_QUIET)
     try:
-        yield
+        with warnings.catch_warnings():  # "Parsing weird boolean": the same finding, as a warning
+            warnings.filterwarnings("ignore", message="Parsing weird boolean", category=UserWarning)
+            yield
     finally:
         with _quiet_lock:
             _quiet_users -= 1
@@ -83,20 +83,12 @@ class Converter:
             self.cache[term] = found
         return found
 
-    def fill(self, graph: rdflib.Graph, triples: Iterable[Any], plan: ReadPlan | None = None) -> None:
-        """Add ``triples`` (pyoxigraph triples or quads) to ``graph``: those ``plan`` reads, or all."""
+    def fill(self, graph: rdflib.Graph, triples: Iterable[Any]) -> None:
+        """Add ``triples`` (pyoxigraph triples or quads) to ``graph``."""
         add = graph.store.add  # Graph.add only re-checks the term types, then calls this
-        predicates = plan.bulk if plan is not None else None
-        classes = plan.classes if plan is not None else None
-        rdf_type = RDF.type.value
         with quiet_ill_formed_literals():
             for t in triples:
-                p = t.predicate
-                if predicates is not None and p.value not in predicates:
-                    continue
-                if classes is not None and p.value == rdf_type and t.object.value not in classes:
-                    continue
-                add((self(t.subject), self(p), self(t.object)), graph, False)
+                add((self(t.subject), self(t.predicate), self(t.object)), graph, False)
 
 
 
@@ -107,50 +99,6 @@ def rule_name(shape: Any, names: Mapping[Any, str]) -> str:
         return found
     text = str(shape)
     return text[len(SHAPES_NS):] if text.startswith(SHAPES_NS) else text
-
-
-class ShaclEngine:
-    """pySHACL over many data graphs with one shapes graph: stock, or sped up (``fast``, workers only)."""
-
-    def __init__(self, shapes: rdflib.Graph, iris: Iris, names: Mapping[Any, str] | None = None, *,
-                 fast: bool = False) -> None:
-        self.shapes = shapes
-        self.iris = iris
-        self.owner = Owner(iris)
-        self.names = dict(names or {})
-        self.fast = fast
-        self._run = None
-        if fast:
-            from .speedups import FastRun
-
-            self._run = FastRun(shapes)
-        self._path_texts: dict[Any, str] = {}
-
-    def run(self, data: rdflib.Graph) -> list[Result]:
-        """The results of the shapes on ``data``."""
-        if self._run is None:
-            return stock_results(data, self.shapes, self.iris, self.names)
-        return [self._result(triples) for triples in self._run(data)]
-
-    def _result(self, triples: list) -> Result:
-        values: dict[str, Any] = {}
-        for _, predicate, obj in triples:
-            key = str(predicate)[len(SH.iri):]
-            if key in values:
-                continue
-            values[key] = obj[1] if isinstance(obj, tuple) else obj
-        path = values.get("resultPath")
-        if path is not None:
-            if path not in self._path_texts:
-                self._path_texts[path] = path_text(self.shapes, path)
-            path = self._path_texts[path]
-        value = values.get("value")
-        return make_result(
-            self.owner, rule_name(values["sourceShape"], self.names), term_text(values["focusNode"]), path,
-            term_text(value) if value is not None else None,
-            str(values["sourceConstraintComponent"]).rsplit("#", 1)[-1],
-            str(values["resultSeverity"]).rsplit("#", 1)[-1],
-        )
 
 
 def stock_results(data: rdflib.Graph, shapes: rdflib.Graph, iris: Iris,
@@ -178,6 +126,6 @@ def results_from_report_graph(report: rdflib.Graph, shapes: rdflib.Graph, iris: 
             path_text(report, path) if path is not None else None,
             term_text(value) if value is not None else None,
             str(report.value(node, _SH.sourceConstraintComponent)).rsplit("#", 1)[-1],
-            str(report.value(node, _SH.resultSeverity)).rsplit("#", 1)[-1],
+            severity_name(str(report.value(node, _SH.resultSeverity))),
         ))
     return results

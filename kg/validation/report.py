@@ -67,6 +67,11 @@ def _literal_nt(value: str, language: str | None, datatype: str | None) -> str:
     return text
 
 
+def severity_name(iri: str) -> str:
+    """A severity as a result names it: sh:Violation as ``Violation``; a custom one by its whole IRI."""
+    return iri[len(SH.iri):] if iri.startswith(SH.iri) else iri
+
+
 def display_text(text: str | None) -> str | None:
     """Text of a term as shown to people: an IRI as is, a literal's lexical form."""
     if text is None or not text.startswith('"'):
@@ -223,7 +228,8 @@ def report_graph_turtle(report: ValidationReport, iris: Iris) -> bytes:
             pyoxigraph.Triple(root, nn("result"), node),
             pyoxigraph.Triple(node, rdf_type, nn("ValidationResult")),
             pyoxigraph.Triple(node, nn("focusNode"), term(r.focus)),
-            pyoxigraph.Triple(node, nn("resultSeverity"), nn(r.severity)),
+            pyoxigraph.Triple(node, nn("resultSeverity"),
+                              pyoxigraph.NamedNode(r.severity) if ":" in r.severity else nn(r.severity)),
             pyoxigraph.Triple(node, nn("sourceConstraintComponent"), nn(r.component)),
             pyoxigraph.Triple(node, nn("sourceShape"), _shape_term(rule, r.rule)),
         ]

@@ -1,13 +1,14 @@
-"""The validation runs: the split run, the incremental one after a change, and the monolithic reference.
+"""The validation runs: the split run, the incremental one after a change, and the stock pySHACL reference.
 
-``validate`` (what ``kg validate`` does): the record parts go to pySHACL on all
-cores (``kg.validation.parallel``), and each catalog-wide rule is answered by its
-SPARQL query in the store (milliseconds). With ``shapes`` the user's shapes are
-checked instead of ours: split the same way when they are provably record-local
-(``kg.validation.user_shapes``), else in one whole-graph pySHACL run, and the
-report says so. ``validate_monolithic`` runs stock pySHACL once over the whole
-graph: the reference the split run must equal (tests prove it on fixtures and on
-the bundled catalog). ``revalidate`` updates a report after some records changed.
+``validate`` (what ``kg validate`` does): the SHACL engine (``kg.shacl``) checks
+each record graph over the shared graph (``kg.validation.records``), and each
+catalog-wide rule is answered by its SPARQL query in the store (milliseconds). With
+``shapes`` the user's shapes are checked instead of ours: by the engine over the
+whole graph, those that use SHACL-SPARQL by one stock pySHACL run, and the report
+says so (``kg.validation.user_shapes``). ``validate_monolithic`` (``kg validate
+--engine pyshacl``) runs stock pySHACL once over the whole graph: the reference the
+engine must equal (tests prove it on fixtures and on the bundled catalog).
+``revalidate`` updates a report after some records changed.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from ..queries import QUERIES_DIR
 from ..store import GraphStore
 from ..vocab import KG_NS, RDF, Iris
 from ..description import read_counts
+from .core import CoreShapes
 from .pyshacl_run import Converter, results_from_report_graph, stock_results
 from .incremental import CatalogChange
-from .parallel import RECORDS_PER_CALL, OwnShapes, check_record_parts
 from .parts import record_ids
+from .records import RECORDS_PER_CALL, check_records
 from .report import Owner, Result, ValidationReport, finish, make_result, term_text
 from .rules import Rule, load_rules, shapes_graph
 from .user_shapes import UserShapes, load_shapes
@@ -58,14 +60,15 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
              jobs: int | None = None, per_call: int = RECORDS_PER_CALL,
              progress: Callable[[int, int], None] | None = None,
              shapes: Sequence[str] | None = None, scheduler: str | None = None) -> ValidationReport:
-    """Validate the store: record-local rules per record graph in parallel, catalog-wide rules in SPARQL.
+    """Validate the store: record-local rules per record graph (the engine), catalog-wide rules in SPARQL.
 
     ``progress(done, total)`` is called as record parts finish (the CLI draws it on a terminal).
 
     With ``records`` only those record graphs are checked (the relations too are
     left out), plus every catalog-wide rule. With ``shapes`` (SHACL files) the
-    graph is checked against those instead of our shapes. With ``scheduler`` (a Dask
-    scheduler's address) the record parts run on that cluster (``kg.validation.dask_run``).
+    graph is checked against those instead of our shapes. With ``jobs`` the record parts run on
+    that many processes (default: one, or every core for a big store); with ``scheduler`` (a Dask
+    scheduler's address) on that cluster (``kg.validation.dask_run``).
     """
     iris = iris or Iris()
     started = time.perf_counter()
@@ -79,8 +82,8 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
         return _validate_own(store, iris, own, records, started, len(known), jobs=jobs, per_call=per_call,
                              progress=progress, scheduler=scheduler)
     rules = load_rules(iris)
-    run = check_record_parts(store, iris, ids=records, with_rest=records is None, jobs=jobs,
-                             per_call=per_call, progress=progress, scheduler=scheduler)
+    run = check_records(store, iris, ids=records, with_rest=records is None, jobs=jobs,
+                        per_call=per_call, progress=progress, scheduler=scheduler)
     timings = dict(run.timings)
     timings["record_rules_s"] = round(time.perf_counter() - started, 3)
     mark = time.perf_counter()
@@ -93,31 +96,51 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
 
 def _validate_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
                   started: float, known: int, **options: Any) -> ValidationReport:
-    """The user's shapes: the record-local ones over record parts, our catalog-wide rules among them by
-    SPARQL, the others in one whole-graph pySHACL run."""
-    if own.whole_graph is not None and records is not None:
-        raise UsageError(f"some of these shapes cannot be checked record by record ({own.reason}); "
-                         f"leave out the records to check the whole graph")
+    """The user's shapes: SHACL Core by the engine over the whole graph, our catalog-wide rules among
+    them by SPARQL, those that use SHACL-SPARQL in one stock pySHACL run."""
+    if own.sparql_graph is not None and records is not None:
+        raise UsageError(f"some of these shapes are checked by pySHACL over the whole graph ({own.reason}); "
+                         f"leave out the records to check them")
     results: list[Result] = []
     timings: dict[str, float] = {}
     notes: list[str] = []
-    if own.split is not None and own.local_graph is not None:
-        run = check_record_parts(store, iris, ids=records, with_rest=records is None,
-                                 own=OwnShapes(tuple(own.local_graph), own.names, own.split), **options)
-        results, timings, notes = run.results, dict(run.timings), run.notes
+    if own.core:
+        results, timings = check_own(store, iris, own, records, options.get("scheduler"))
     results += check_catalog_rules(store, iris, own.checks)
-    if own.whole_graph is not None:
+    if own.sparql_graph is not None:
         mark = time.perf_counter()
-        results += stock_results(store_to_rdflib(store), own.whole_graph, iris, own.names)
-        timings["whole_graph_s"] = round(time.perf_counter() - mark, 3)
-        checked = "some shapes" if own.split is not None or own.checks else "the shapes"
-        notes.append(f"{checked} are not provably record-local ({own.reason}): "
-                     f"checked in one pySHACL run over the whole graph")
-    split = own.split is not None or bool(own.checks)
+        results += stock_results(store_to_rdflib(store), own.sparql_graph, iris, own.names)
+        timings["pyshacl_s"] = round(time.perf_counter() - mark, 3)
+        checked = "some shapes" if own.core or own.checks else "the shapes"
+        notes.append(f"{checked} use SHACL-SPARQL ({own.reason}): checked in one stock pySHACL run over the "
+                     f"whole graph")
     return finish(results, own.rules, records=len(records) if records is not None else known,
                   relations=_count_relations(store), seconds=time.perf_counter() - started,
-                  mode="split" if split else "monolithic", scope=sorted(records) if records is not None else None,
+                  mode="graph" if own.core or own.checks else "monolithic",
+                  scope=sorted(records) if records is not None else None,
                   timings=timings, shapes=list(own.files), shapes_graph=own.graph, notes=notes)
+
+
+def check_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
+              scheduler: str | None = None) -> tuple[list[Result], dict[str, float]]:
+    """The user's SHACL Core shapes by the engine over every triple of the store (on the Dask cluster
+    at ``scheduler``: a slice of the focus nodes on each worker); ``records``: the results about those."""
+    mark = time.perf_counter()
+    timings: dict[str, float]
+    if scheduler is not None:
+        from .dask_own import check_own_on_cluster
+
+        results, threads = check_own_on_cluster(scheduler, store, iris, own)
+        timings = {"jobs": threads}
+    else:
+        shapes = CoreShapes(own.triples, iris, names=own.names, skip=own.skip)
+        results = shapes.check(shapes.facts(store.quads()))
+        timings = {"jobs": 1}
+    if records is not None:
+        wanted = set(records)
+        results = [r for r in results if r.record in wanted]
+    timings["engine_s"] = round(time.perf_counter() - mark, 3)
+    return results, timings
 
 
 def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[str],
@@ -142,7 +165,7 @@ def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[st
     kept = [r for r in report.results
             if rules.get(r.rule, Rule("", "", "", "", "record")).scope == "record"
             and not (r.record in changed_set and not r.focus.startswith(iris.base + "relation/"))]
-    run = check_record_parts(store, iris, ids=again, with_rest=False, jobs=1) if again else None
+    run = check_records(store, iris, ids=again, with_rest=False, jobs=1) if again else None
     mark = time.perf_counter()
     change = CatalogChange(store, iris, sorted(changed_set))
     catalog = [r for rule in rules.values() if rule.scope == "catalog"
@@ -168,17 +191,16 @@ def _counts(store: GraphStore, iris: Iris) -> tuple[int, int]:
 def store_to_rdflib(store: GraphStore) -> rdflib.Graph:
     """Every triple of every graph of the store (their union) in one rdflib graph."""
     graph = rdflib.Graph()
-    Converter().fill(graph, store.quads(), None)
+    Converter().fill(graph, store.quads())
     return graph
 
 
 def validate_monolithic(data: GraphStore | rdflib.Graph, iris: Iris | None = None, *,
                         shapes: Sequence[str] | None = None) -> ValidationReport:
-    """One stock pySHACL run over the whole graph with every shape (record-local and catalog-wide),
-    or with the user's ``shapes``.
+    """One stock pySHACL run (unpatched) over the whole graph with every shape (record-local and
+    catalog-wide), or with the user's ``shapes``: ``kg validate --engine pyshacl``.
 
-    Slow (about a minute for a full-shape catalog of 900 records); the reference
-    the split run is tested against.
+    Slow (about 25 s for the bundled catalog); the reference the engine is tested against.
     """
     import pyshacl
 

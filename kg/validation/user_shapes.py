@@ -1,36 +1,13 @@
-"""The user's own SHACL shapes: read from files, named as rules, and proven record-local (or not).
+"""The user's own SHACL shapes: read from files, named as rules, and sorted by how each is checked.
 
 ``validate(store, shapes=[...])`` checks the graph against these instead of our
-shapes. The split run (record parts on the worker pool) gives the results of one
-stock pySHACL run over the whole graph when every focus node is checked, in some
-part, on exactly the triples the whole graph holds about every node its check
-reaches. A part is built for that (``kg.validation.parts.closure_quads``): its
-focus candidates (the targets found in its own graphs), then everything about the
-nodes reached from them along the predicates the shapes walk forward, whichever
-graph holds it. That is provably enough when the shapes
-
-* select focus nodes by sh:targetClass (or implicit class targets; the instances
-  of its subclasses too, the hierarchy read from every graph),
-  sh:targetSubjectsOf and sh:targetObjectsOf only: found from triples, so each
-  focus node is found in the part of the graph holding its target triple (the
-  subject of that triple starts the walk, so the triple itself is in the part),
-  and a part never finds one the whole graph lacks (a part is a subset of it);
-* walk paths forward only (no sh:inversePath anywhere): what a check reads about a
-  node are triples with that node as subject, all in the part.
-
-A node a part reaches that is a focus node too is checked there with complete
-data as well; the same result from two parts is one result (the report keeps each
-once).
-
-Each targeted shape is judged with the shapes it nests (``kg.validation.locality``).
-One that is not provably local is checked in one whole-graph pySHACL run instead
-(the report says why): sh:targetNode (a constant focus node would be checked in
-every part, also in parts that know nothing of it), inverse paths (they read
-triples of other records), SPARQL-based constraints or targets, and custom
-constraint components. Each run uses the whole shapes graph, with the targets of
-the shapes checked elsewhere taken out, so each targeted shape runs in one place.
-Our own catalog-wide rules, when the user's files hold them unchanged, are
-answered by their SPARQL queries, as in our split run.
+shapes. SHACL Core shapes (all of it: every target, path and constraint component)
+are checked by the SHACL engine (``kg.shacl``) over the whole graph; shapes that use
+SHACL-SPARQL (sh:sparql, sh:target) or custom constraint components, with what
+they nest, in one stock pySHACL run over the whole graph (the report says why);
+our own catalog-wide rules, when the user's files hold them unchanged, by their
+SPARQL queries, as in our own run (``kg.validation.locality``). Each targeted shape
+runs in one place: the others' targets are left out of each run.
 """
 
 from __future__ import annotations
@@ -38,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import pyoxigraph
 import rdflib
 from rdflib import BNode, Literal, URIRef
 from rdflib.collection import Collection
@@ -46,7 +24,7 @@ from ..errors import SourceError
 from ..vocab import DEFAULT_BASE, RDF, SHAPES_NS
 from .pyshacl_run import Converter
 from .files import read_rdf_file
-from .locality import NESTING, NESTING_LISTS, TARGETS, SplitPlan, locality, nested, without_targets
+from .locality import NESTING, NESTING_LISTS, TARGETS, locality, nested, without_targets
 from .paths import path_text
 from .paths import SH_NS as SH
 from .rules import Rule
@@ -62,19 +40,21 @@ _PARAMETERS = tuple(SH[name] for name in (  # SHACL Core's constraint parameters
 class UserShapes:
     """Shapes read from the user's files: the graph, a rule name per shape, and how they are checked.
 
-    ``split`` and ``local_graph``: the plan and the shapes graph of the record parts
-    (None: no record-local shape); ``whole_graph``: the shapes graph of the
-    whole-graph run (None: not needed), ``reason`` why it is; ``checks``: our
-    catalog-wide rules among them, answered by SPARQL.
+    ``triples``: the shapes as pyoxigraph triples (the engine's; blank nodes share their ids
+    with ``graph``); ``skip``: the shapes whose targets the engine leaves to the others;
+    ``core``: whether any shape is the engine's; ``sparql_graph``: the shapes graph of the
+    pySHACL run (None: not needed), ``reason`` why it is; ``checks``: our catalog-wide
+    rules among them, answered by SPARQL.
     """
 
     files: tuple[str, ...]
     graph: rdflib.Graph
+    triples: tuple[Any, ...]
     names: dict[Any, str]
     rules: dict[str, Rule]
-    split: SplitPlan | None
-    local_graph: rdflib.Graph | None = None
-    whole_graph: rdflib.Graph | None = None
+    skip: frozenset[Any] = frozenset()
+    core: bool = False
+    sparql_graph: rdflib.Graph | None = None
     checks: dict[str, Rule] = field(default_factory=dict)
     reason: str | None = None
 
@@ -92,14 +72,16 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
     >>> shapes = load_shapes([path])
     >>> sorted(shapes.rules), shapes.rules["ex:Named/<http://example.org/name>"].message
     (['ex:Named/<http://example.org/name>'], 'needs a name')
-    >>> shapes.split is not None
-    True
+    >>> shapes.core, shapes.sparql_graph is None
+    (True, True)
     """
     graph = rdflib.Graph(bind_namespaces="none")
     convert = Converter()
+    triples: list[Any] = []
     for path in paths:
         items, prefixes = read_rdf_file(path, base)
-        convert.fill(graph, items)  # ill-formed literals quietly: pySHACL reads them as they are
+        triples += [pyoxigraph.Triple(q.subject, q.predicate, q.object) for q in items]
+        convert.fill(graph, items)  # ill-formed literals quietly: they are findings of sh:datatype
         for prefix, namespace in prefixes.items():
             graph.bind(prefix, namespace, override=False)
     shapes = shape_nodes(graph)
@@ -107,17 +89,19 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
         raise SourceError(", ".join(paths), "holds no SHACL shapes (no sh:NodeShape, sh:PropertyShape or target)")
     names = shape_names(graph, shapes)
     where = locality(graph, shapes, base)
-    checked_elsewhere = set(where.whole) | set(where.ours)
-    scopes = {node: "graph" for shape in where.whole for node in nested(graph, shape)}
-    scopes.update({shape: "catalog" for shape in where.ours})
+    scopes = {shape: "catalog" for shape in where.ours}
+    elsewhere = set(where.sparql) | set(where.ours)
     return UserShapes(
-        files=tuple(str(p) for p in paths), graph=graph, names=names,
+        files=tuple(str(p) for p in paths), graph=graph, triples=tuple(triples), names=names,
         rules={**_rules(graph, names, scopes), **{names[s]: rule for s, rule in where.ours.items()}},
-        split=where.split,
-        local_graph=without_targets(graph, checked_elsewhere) if where.local else None,
-        whole_graph=without_targets(graph, set(where.local) | set(where.ours)) if where.whole else None,
+        skip=frozenset(_pyoxigraph_term(s) for s in elsewhere), core=bool(where.core),
+        sparql_graph=without_targets(graph, set(where.core) | set(where.ours)) if where.sparql else None,
         checks={names[s]: rule for s, rule in where.ours.items()},
-        reason="; ".join(sorted({r for reasons in where.whole.values() for r in reasons})) or None)
+        reason="; ".join(sorted({r for reasons in where.sparql.values() for r in reasons})) or None)
+
+
+def _pyoxigraph_term(node: Any) -> Any:
+    return pyoxigraph.BlankNode(str(node)) if isinstance(node, BNode) else pyoxigraph.NamedNode(str(node))
 
 
 def shape_nodes(graph: rdflib.Graph) -> set[Any]:
@@ -203,7 +187,7 @@ def _rules(graph: rdflib.Graph, names: dict[Any, str], scopes: dict[Any, str]) -
         rules[name] = Rule(
             name=name, iri=str(shape) if isinstance(shape, URIRef) else f"_:{shape}",
             severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
-            message=_message(graph, shape) or name, scope=scopes.get(shape, "record"),
+            message=_message(graph, shape) or name, scope=scopes.get(shape, "graph"),
             path=path_text(graph, path) if path is not None else None)
     return dict(sorted(rules.items()))
 
