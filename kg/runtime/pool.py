@@ -4,6 +4,10 @@ pyoxigraph cannot cancel a running query, so the only real time limit is to kill
 process: a call that passes its deadline raises :class:`WorkerTimeout`, its worker is
 killed and replaced in the background, and the other workers keep answering.
 
+A 200 answer is kept in memory under its request and the store generation it was read
+from, and given again without a worker while that generation is current
+(:mod:`kg.runtime.answers`: bounded in bytes, dropped at the next generation).
+
 The store is a sequence of versions (:mod:`kg.store`). Each worker reads one
 version for a whole request and, between requests (and every ``IDLE_CHECK_S`` while
 idle), checks with one stat whether an ingest or an update made a newer one current,
@@ -33,6 +37,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..errors import KgError, StoreError, safe_text
+from .answers import DEFAULT_ANSWER_BYTES, AnswerCache, Generations, request_key
 
 IDLE_CHECK_S = 1.0  # how often an idle worker looks for a newer version of the store
 
@@ -101,9 +106,19 @@ def _worker_main(conn: Any, settings: dict) -> None:
         if msg is None:
             return
         try:
-            conn.send(worker.handle(msg))
+            conn.send(_answer(worker, msg))
         except (OSError, ValueError):
             return
+
+
+def _answer(worker: Any, msg: dict) -> dict:
+    """The worker's answer, with the generation it was read from when the server may give it
+    again (``"generation"``, taken off by :meth:`WorkerPool.call`; see kg.runtime.answers)."""
+    answer = worker.handle(msg)
+    keepable = getattr(worker, "keepable", None)
+    if keepable is not None and answer.get("status") == 200:
+        answer["generation"] = keepable(msg)
+    return answer
 
 
 def _refresh_idle(worker: Any) -> None:
@@ -208,10 +223,14 @@ class WorkerPool:
     whatever the worker module reads (``store``, ``base``).
     """
 
-    def __init__(self, settings: dict, size: int, startup_timeout: float = 60.0) -> None:
+    def __init__(self, settings: dict, size: int, startup_timeout: float = 60.0,
+                 answer_bytes: int = DEFAULT_ANSWER_BYTES) -> None:
         self.settings = settings
         self.size = size
         self.startup_timeout = startup_timeout
+        # answers given again while the store's generation is current (none: answer_bytes 0)
+        self.answers = AnswerCache(answer_bytes) if answer_bytes > 0 and settings.get("store") else None
+        self._generations = Generations(settings["store"]) if self.answers is not None else None
         self._idle: queue.LifoQueue[_Process] = queue.LifoQueue()
         self._updating = threading.Lock()  # one update process at a time
         self._closed = False
@@ -280,6 +299,23 @@ class WorkerPool:
             self._replace()
 
     def call(self, msg: dict, deadline: float) -> dict:
+        """A worker's answer to ``msg``, or the same answer given before while the store's
+        generation is the same (kg.runtime.answers)."""
+        key, generation = None, None
+        if self.answers is not None and self._generations is not None:
+            generation = self._generations.current()
+            key = request_key(msg) if generation is not None else None
+            if key is not None and generation is not None:
+                kept = self.answers.get(generation, key)
+                if kept is not None:
+                    return kept
+        reply = self._call(msg, deadline)
+        made = reply.pop("generation", None)
+        if key is not None and self.answers is not None and made == generation:
+            self.answers.put(made, key, reply)  # read from the generation current when the request came
+        return reply
+
+    def _call(self, msg: dict, deadline: float) -> dict:
         proc = self._checkout(deadline)
         try:
             reply = proc.call(msg, deadline)
@@ -298,6 +334,28 @@ class WorkerPool:
             else:
                 self._idle.put(proc)
             return reply
+
+    def each(self, msg: dict, deadline: float) -> list[dict]:
+        """Every worker's own answer to ``msg`` (never one kept in memory), each with the
+        ``generation`` it read when it may be kept: all workers are checked out, then asked
+        in turn (for checks such as "does every worker read the new version")."""
+        procs: list[_Process] = []
+        try:
+            while len(procs) < self.size:
+                procs.append(self._checkout(deadline))
+            answers = []
+            for proc in procs:
+                try:
+                    answers.append(proc.call(msg, deadline))
+                except (WorkerTimeout, WorkerDied):
+                    procs.remove(proc)
+                    self._kill(proc)
+                    self._replace()
+                    raise
+            return answers
+        finally:
+            for proc in procs:
+                self._idle.put(proc)
 
     def update(self, text: str, deadline: float) -> dict:
         """Run an update in a one-off writable process, one update at a time. Queries go

@@ -30,6 +30,14 @@ contains variable ?o in its SELECT projection"), and most parameters are not
 projected. tests/test_sparql_binding.py keeps a test of that limitation; when it fails,
 pyoxigraph has lifted it and :func:`bind` can hand the terms to ``substitutions=``.
 
+A parameter may also stand for a set of terms (a tuple or list of them): it is bound as a
+one-column table, ``VALUES (?name) { (term) (term) }``, in the same places. The query then
+answers for each of the terms, as if it were run once per term and the answers joined
+(``substrate-risk`` given a vendor: each of the vendor's systems):
+
+>>> print(bind("SELECT ?s WHERE { ?s ?p ?o }", {"o": (Literal("a"), Literal("b")), "p": NamedNode("https://e.org/p")}))
+SELECT ?s WHERE { VALUES (?p) { (<https://e.org/p>) } VALUES (?o) { ("a") ("b") } ?s ?p ?o }
+
 Values never become query text by formatting: each term is serialised by pyoxigraph
 (``str(term)``), which escapes it, so a value cannot change the query's structure:
 
@@ -49,6 +57,7 @@ from ..errors import QueryError
 from .lexer import Token, code_tokens, query_form
 
 Term = NamedNode | Literal
+Bound = Term | tuple[Term, ...] | list[Term]  # one term, or a set of them (a one-column table)
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -66,9 +75,9 @@ class _Group:
         return other.start < self.start and self.end < other.end
 
 
-def bind(sparql: str, terms: Mapping[str, Term]) -> str:
-    """``sparql`` with each parameter of ``terms`` (variable name -> IRI or literal)
-    bound as described above; a QueryError when that cannot be done."""
+def bind(sparql: str, terms: Mapping[str, Bound]) -> str:
+    """``sparql`` with each parameter of ``terms`` (variable name -> IRI or literal, or a
+    tuple or list of them) bound as described above; a QueryError when that cannot be done."""
     if not terms:
         return sparql
     _check_terms(terms)
@@ -100,18 +109,27 @@ def bind(sparql: str, terms: Mapping[str, Term]) -> str:
     return out
 
 
-def _check_terms(terms: Mapping[str, Term]) -> None:
-    for name, term in terms.items():
+def _check_terms(terms: Mapping[str, Bound]) -> None:
+    for name, bound in terms.items():
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise QueryError(f"not a SPARQL variable name: {name!r}")
-        if not isinstance(term, (NamedNode, Literal)):
-            raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
+        for term in bound if isinstance(bound, (tuple, list)) else (bound,):
+            if not isinstance(term, (NamedNode, Literal)):
+                raise QueryError(f"parameter {name}: expected an IRI or a literal, got {type(term).__name__}")
 
 
-def _values_block(names: list[str], terms: Mapping[str, Term]) -> str:
-    variables = " ".join(f"?{name}" for name in names)
-    values = " ".join(str(terms[name]) for name in names)  # pyoxigraph's serialiser escapes
-    return f" VALUES ({variables}) {{ ({values}) }}"
+def _values_block(names: list[str], terms: Mapping[str, Bound]) -> str:
+    single = [name for name in names if not isinstance(terms[name], (tuple, list))]
+    out = ""
+    if single:
+        variables = " ".join(f"?{name}" for name in single)
+        values = " ".join(str(terms[name]) for name in single)  # pyoxigraph's serialiser escapes
+        out = f" VALUES ({variables}) {{ ({values}) }}"
+    for name in names:
+        bound = terms[name]
+        if isinstance(bound, (tuple, list)):
+            out += f" VALUES (?{name}) {{ " + " ".join(f"({term})" for term in bound) + " }"
+    return out
 
 
 def _groups(tokens: list[Token]) -> list[_Group]:

@@ -87,8 +87,23 @@ def keywords(text: str) -> set[str]:
     return {t.word for t in tokens(text) if t.kind == "word"}
 
 
+def spells(text: str, word: str) -> bool:
+    """Whether ``text`` holds the letters of ``word`` anywhere, in any case, by any of Unicode's
+    case mappings (``"ſervice"`` spells SERVICE: its upper case is ``"SERVICE"``).
+
+    >>> spells("SELECT * { ?s ?p 'ſErVice' }", "service"), spells("SELECT * { ?s ?p ?o }", "FROM")
+    (True, False)
+    """
+    if text.isascii():
+        return word.lower() in text.lower()
+    return word.upper() in text.upper() or word.lower() in text.casefold() or word.lower() in text.lower()
+
+
 def has_keyword(text: str, word: str) -> bool:
-    """Whether ``word`` (any case) occurs in ``text`` as a keyword."""
+    """Whether ``word`` (any case) occurs in ``text`` as a keyword (a text that does not
+    :func:`spell <spells>` it is not lexed at all)."""
+    if not spells(text, word):
+        return False
     return word.upper() in keywords(text)
 
 

@@ -38,6 +38,7 @@ The package's private modules, from the class down (a module calls only those li
     _generations  the folder's generations, pointer and clean-up
     _locks        the writer's and the readers' file locks
     _faults       pyoxigraph's storage errors as one-line StoreError messages
+    _checked      the damage check of a generation, run once and remembered in a marker file
 
 Besides the class, the names other packages use: ``GraphTriples`` (a graph's triples, written
 as N-Quads text once, on the mapping side) and ``storage_error`` (a fault met while iterating

@@ -27,14 +27,19 @@ class Changes:
     def graphs(self, graphs: Iterable[Any]) -> None:
         """Graphs written as a whole (replaced or dropped)."""
         if self.touched is not None:
-            graphs = list(graphs)
-            self.touched.update(graphs)
-            self.whole.update(graphs)
+            graphs = set(graphs)
+            self.touched |= graphs  # set operators: a set's update() is not a store's
+            self.whole |= graphs
 
-    def untold(self) -> None:
-        """A write changed graphs that cannot be told (a SPARQL Update naming them by a variable, ...):
-        from now on no count follows the change."""
-        self.touched = None
+    def updated(self, named: Iterable[Any] | None) -> None:
+        """The graphs a SPARQL Update writes; None where they cannot be told (named by a variable, ...):
+        from then on no count follows the change."""
+        if named is None:
+            self.touched = None
+        elif self.touched is not None:
+            named = set(named)
+            self.touched |= named
+            self.whole |= named
 
     def quads(self, quads: list[Quad]) -> None:
         """Quads merged into (or removed from) their graphs."""
@@ -42,7 +47,7 @@ class Changes:
             return
         for quad in quads:
             self.merged.setdefault(quad.graph_name, set()).add(quad.subject)
-        self.touched.update(self.merged)
+        self.touched |= self.merged.keys()
 
     def written(self) -> set[Any] | None:
         return None if self.touched is None else set(self.touched)

@@ -20,6 +20,7 @@ from pathlib import Path
 from pyoxigraph import Store
 
 from ..errors import StoreError, safe_text
+from . import _checked as checked
 from . import _generations as generations
 from ._faults import open_read_only, open_writable, probe, reason
 from ._locks import Lock
@@ -128,7 +129,7 @@ class ReadHandle:
         try:
             store = open_read_only(folder)
             if self.read_only:
-                probe(store, folder)
+                _check(store, folder, number)
         except StoreError:
             if lock is not None:
                 lock.release()
@@ -190,6 +191,16 @@ class ReadHandle:
         self.open_current()
 
 
+def _check(store: Store, folder: Path, number: int) -> None:
+    """The damage check of a version opened to read: the probe, once per generation (a plain store
+    from before generations, which has no marker, at every open); see :mod:`kg.store._checked`."""
+    if number and not checked.needs_probe(folder):
+        return
+    probe(store, folder)
+    if number:
+        checked.mark(folder, "probed")
+
+
 def _create(folder: Path) -> None:
     """A new store folder whose generation 1 is an empty store."""
     try:
@@ -205,6 +216,7 @@ def _create(folder: Path) -> None:
         store = open_writable(generations.generation_dir(folder, 1))
         store.flush()
         del store
+        checked.mark(generations.generation_dir(folder, 1), "sealed")
         generations.write_pointer(folder, 1)
     except (OSError, StoreError) as err:
         generations.remove_generation(folder, 1)

@@ -19,6 +19,7 @@ from pyoxigraph import NamedNode, Quad, Store
 
 from ..errors import StoreError, safe_text
 from ..sparql.written import graphs_written
+from . import _checked as checked
 from . import _generations as generations
 from ._bulkload import BuildLoad, available
 from ._changes import Changes
@@ -40,6 +41,7 @@ class Session(Writes):
         self._thread = threading.get_ident()
         self._helpers: set[int] = set()
         self._compact = empty  # a session that fills an empty store (a build) compacts it
+        self._merging: _Merge | None = None  # the compaction begun before the end (``merge_now``)
         self._changes = Changes()  # what its writes touched
         self._open: Store | None = store  # None once switched or discarded
 
@@ -149,16 +151,25 @@ class Session(Writes):
         super().remove(quads)
 
     def update(self, sparql: str) -> None:
-        named = graphs_written(sparql)
-        if named is None:
-            self._changes.untold()
-        else:
-            self._changes.graphs(named)
+        self._changes.updated(graphs_written(sparql))
         self.write("update", sparql)
 
     def ask_compaction(self) -> None:
         """Merge the new generation's files before it becomes current (see ``GraphStore.compact``)."""
         self._compact = True
+
+    def merge_now(self) -> None:
+        """Begin the compaction the session ends with now, on a thread of its own, while the caller goes
+        on (its writes from now on stay in small files of their own, which the merge leaves as they are):
+        for a build, once its records are written, so that the merge of their files overlaps the work
+        that follows them (the changeset, the shared graphs, the description). Only where the session
+        compacts, and once; not in a build that streams (a big one: what follows joins its last load,
+        which the merge would have to end)."""
+        if self.build is not None and self.build.streamed:
+            return
+        if self._compact and self._merging is None and self._open is not None:
+            self.end_stream()  # the merge must find every record's files
+            self._merging = _Merge(self._open)
 
     def _stream(self, graphs: Mapping[NamedNode, Sequence[Quad]], additions: list[Quad]) -> bool:
         """Hand new graphs to the one bulk load of a session that fills an empty store; False where
@@ -201,7 +212,9 @@ class Session(Writes):
         try:
             self.end_stream()
             self._open.flush()
-            if self._compact:
+            if self._merging is not None:
+                self._merging.wait()  # what was written since it began stays in its own small files
+            elif self._compact:
                 self._open.optimize()
         except (OSError, RuntimeError) as err:
             raise StoreError(f"cannot write to the store: {reason(err)}") from None
@@ -210,6 +223,9 @@ class Session(Writes):
         """Make the sealed generation the current one: its read-write store closed (the build's
         load holds it too), then the pointer replaced."""
         self._close()
+        # the files just written are whole (RocksDB checksums every block it writes): remembered, so
+        # that no reader reads a whole index to check them (kg.store._checked)
+        checked.mark(generations.generation_dir(folder, self.number), "sealed")
         try:
             generations.write_pointer(folder, self.number)
         except OSError as err:
@@ -234,11 +250,35 @@ class Session(Writes):
             self.end_stream()  # the loader must let go of the generation before it is removed
         except StoreError:
             pass
+        if self._merging is not None:
+            self._merging.wait(raise_error=False)  # so must the merge
         self._close()
         try:
             generations.remove_generation(folder, self.number)
         finally:
             self.release()
+
+
+class _Merge:
+    """``store.optimize()`` running on a thread of its own (pyoxigraph lets go of the GIL meanwhile)."""
+
+    def __init__(self, store: Store) -> None:
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(store,), name="kg-store-merge", daemon=True)
+        self._thread.start()
+
+    def _run(self, store: Store) -> None:
+        try:
+            store.optimize()
+        except BaseException as err:  # raised by ``wait``, in the thread that owns the session
+            self._error = err
+
+    def wait(self, raise_error: bool = True) -> None:
+        """Block until the merge has ended; raise its error (unless told not to)."""
+        self._thread.join()
+        error, self._error = self._error, None
+        if error is not None and raise_error:
+            raise error
 
 
 def _checkpoint(folder: Path, number: int, source: Store) -> Store:

@@ -1,0 +1,144 @@
+"""Answers remembered per store generation: the same request again is answered without a worker.
+
+A worker's answer depends only on the request (the message the routes build: the query
+text, the negotiated format, the parameters, the limits) and on the version of the store
+it read. So a 200 answer is kept under its request and the generation that made it, and
+given again while that generation is current:
+
+- the generation is read before each request (one ``stat`` of the store's pointer file
+  while it is unchanged, see :class:`Generations`), so an answer is never given once a
+  newer generation is current; the first answer of a new generation drops every older one;
+- an answer is kept only when the generation the worker says it read is the one current
+  when the request came in, and only under it, so an ingest that lands during a request
+  cannot file the old version's answer under the new one;
+- the answers held are bounded in bytes (bodies, headers and keys, counted), the least
+  recently used going first; an answer over an eighth of the bound is not kept.
+
+Nothing here knows HTTP: answers are the workers' dicts (:mod:`kg.serve.replies`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+DEFAULT_ANSWER_BYTES = 64 * 1024 * 1024  # bytes of answers a server keeps (bodies, headers and keys)
+_OVERHEAD = 200  # bytes counted per entry besides its body, headers and key (the dict, the tuple)
+
+
+def request_key(msg: dict) -> str | None:
+    """The key of a request message (its fields in a canonical order), or None when it
+    holds something other than text, numbers, booleans, lists and dicts (never kept).
+
+    >>> request_key({"op": "query", "query": "ASK {}", "max_rows": 10}) == request_key({"max_rows": 10, "op": "query", "query": "ASK {}"})
+    True
+    """
+    try:
+        return json.dumps(msg, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+
+
+def answer_size(key: str, reply: dict) -> int:
+    """The bytes an entry is counted as: its key, body and headers, and a fixed overhead."""
+    headers = reply.get("headers") or {}
+    return (len(key) + len(reply.get("body") or b"") + len(str(reply.get("type") or ""))
+            + sum(len(k) + len(v) for k, v in headers.items()) + _OVERHEAD)
+
+
+class AnswerCache:
+    """200 answers by request, for one generation at a time, within ``max_bytes``."""
+
+    def __init__(self, max_bytes: int = DEFAULT_ANSWER_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.generation: int | None = None  # the generation whose answers are held
+        self.bytes = 0
+        self.hits = self.misses = 0
+        self._entries: OrderedDict[str, tuple[dict, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, generation: int, key: str) -> dict | None:
+        """The answer kept for ``key`` under ``generation``, or None."""
+        with self._lock:
+            found = self._entries.get(key) if generation == self.generation else None
+            if found is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+        reply = found[0]
+        return {**reply, "headers": dict(reply.get("headers") or {})}
+
+    def put(self, generation: int, key: str, reply: dict) -> bool:
+        """Keep ``reply`` (a 200) under ``key`` for ``generation``; True if kept. An answer of
+        another generation than the one held drops them all (the store moved on, or was set
+        back to an earlier generation): answers of one generation only are ever held."""
+        if reply.get("status") != 200 or not isinstance(reply.get("body"), bytes):
+            return False
+        size = answer_size(key, reply)
+        if size > self.max_bytes // 8:
+            return False
+        with self._lock:
+            if generation != self.generation:
+                self._clear(generation)
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._entries[key] = ({**reply, "headers": dict(reply.get("headers") or {})}, size)
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.bytes -= dropped
+        return True
+
+    def clear(self) -> None:
+        with self._lock:
+            self._clear(self.generation)
+
+    def _clear(self, generation: int | None) -> None:
+        self._entries.clear()
+        self.bytes = 0
+        self.generation = generation
+
+
+class Generations:
+    """The current generation of the store in ``folder``, read cheaply enough to ask per request:
+    one ``stat`` of the pointer file while it is unchanged, the file read when its stat differs."""
+
+    def __init__(self, folder: str | Path) -> None:
+        from ..store._generations import POINTER
+
+        self.folder = Path(folder)
+        self._pointer = os.fspath(self.folder / POINTER)
+        self._stamp: tuple | None = None
+        self._number = 0
+        self._lock = threading.Lock()
+
+    def current(self) -> int | None:
+        """The current generation's number (0 for a store from before generations), or None
+        when it cannot be read (then nothing is answered from memory)."""
+        try:
+            found = os.stat(self._pointer)
+        except OSError:
+            return None  # a store without a pointer file: no stat tells when it changes
+        stamp = (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+        with self._lock:
+            if stamp == self._stamp:
+                return self._number
+        from ..errors import KgError
+        from ..store._generations import current
+
+        try:
+            number = current(self.folder)  # read after the stat: a switch meanwhile changes the stat again
+        except (KgError, OSError, ValueError):
+            return None
+        with self._lock:
+            self._stamp, self._number = stamp, number
+        return number
