@@ -17,7 +17,7 @@ The rows come from a query file of our own, ``protocol-support-by-system.rq`` (n
 to this script), run with ``kg.query`` exactly like the bundled named queries (it
 also works on the command line: ``kg query examples/protocol-support-by-system.rq``).
 Only the public API is used (``import kg``); the chart needs matplotlib
-(``pip install 'kg[plot]'``). The store is built from the bundled catalog when it
+(``pip install 'agent-landscape-kg[plot]'``). The store is built from the bundled catalog when it
 does not exist yet.
 """
 
@@ -43,13 +43,13 @@ def adoption(store: kg.GraphStore) -> tuple[dict, dict]:
     """(by tier, by section): group -> {"systems": n, protocol: supporting systems}; fills ASSESSED."""
     tier_of, section_of, supports = {}, {}, defaultdict(set)
     ASSESSED.clear()
-    for row in kg.query(store, str(QUERY)):
-        system = row["id"].value
-        tier_of[system], section_of[system] = int(row["tier"].value), row["section"].value
-        counts = ASSESSED.setdefault(row["protocol"].value, {"assessed": 0, "supporting": 0, "not assessed": 0})
-        counts["assessed" if row["assessed"].value == "true" else "not assessed"] += 1
-        if row["mode"].value in SUPPORTING:
-            supports[system].add(row["protocol"].value)
+    for row in kg.query(store, str(QUERY)):  # rows of plain values: str, int (tier), bool (assessed)
+        system = row["id"]
+        tier_of[system], section_of[system] = row["tier"], row["section"]
+        counts = ASSESSED.setdefault(row["protocol"], {"assessed": 0, "supporting": 0, "not assessed": 0})
+        counts["assessed" if row["assessed"] else "not assessed"] += 1
+        if row["mode"] in SUPPORTING:
+            supports[system].add(row["protocol"])
             counts["supporting"] += 1
     by_tier: dict = defaultdict(lambda: dict.fromkeys(["systems", *PROTOCOLS], 0))
     by_section: dict = defaultdict(lambda: dict.fromkeys(["systems", *PROTOCOLS], 0))

@@ -79,5 +79,5 @@ def find(store: Any, facets: Mapping[str, str], iris: Any = None) -> Found:
     """The systems that match every given facet (``find``'s parameters, as text), and the
     facet counts over them; ``store`` is a GraphStore or a remote Endpoint."""
     result = queries.query(store, "find", facets, iris)
-    rows = [{name: plain_json(term) for name, term in row.items()} for row in result]
+    rows = [{name: plain_json(term) for name, term in row.items()} for row in result.terms]
     return Found(rows, facet_counts(rows))

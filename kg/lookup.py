@@ -36,12 +36,16 @@ import os
 import threading
 from typing import Any, Callable, Mapping
 
+from pyoxigraph import Literal
+
 from .errors import NotFound, safe_text
 from .normalise import fold
 from .resources import resource
+from .sparql.binding import bind
+from .vocab import ID_PATTERN
 
 SHOWN = 10  # candidates named in one message
-KEPT = 4  # store versions whose index is kept
+KEPT = 8  # indexes kept (of store versions: a system index and a vendor index each)
 
 
 class SystemIndex:
@@ -55,23 +59,13 @@ class SystemIndex:
     def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "SystemIndex":
         """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query;
         the one read before when ``select`` is a store's and reads the same store version."""
-        key = _version_key(select)
-        with _LOCK:
-            kept = _KEPT.get(key) if key is not None else None
-        if kept is not None:
-            return kept
-        rows = select(resource("queries", "select-system-names.rq").read_text(encoding="utf-8"))
-        index = cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
-        if key is not None:
-            with _LOCK:
-                _KEPT[key] = index
-                while len(_KEPT) > KEPT:
-                    del _KEPT[next(iter(_KEPT))]  # the oldest
-        return index
+        return _kept(cls, select, "select-system-names.rq",
+                     lambda rows: cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value)
+                                       for r in rows}))
 
-    def _shown(self, ids: list[str]) -> str:
-        listed = ", ".join(f"{rid} ({safe_text(self.names[rid], 60)})" for rid in ids[:SHOWN])
-        return listed + (f", and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
+    def _shown(self, ids: list[str], shown: int = SHOWN) -> str:
+        listed = ", ".join(f"{rid} ({safe_text(self.names[rid], 60)})" for rid in ids[:shown])
+        return listed + (f", and {len(ids) - shown} more" if len(ids) > shown else "")
 
     def close_matches(self, text: str) -> list[str]:
         """Ids whose id or name is close to ``text``, best first."""
@@ -92,25 +86,150 @@ class SystemIndex:
             return system_id
         raise self._not_found(system_id)
 
-    def resolve(self, text: str) -> str:
-        """The id of the one system ``text`` names (an id, a name, or words of one name)."""
+    def matches(self, text: str) -> list[str]:
+        """The ids ``text`` may mean, sorted: itself when it is an id, else the systems whose
+        folded name is the folded text, else those whose folded name contains it."""
         if text in self.names:
-            return text
+            return [text]
         wanted = fold(text)
         exact = [rid for rid, name in self._folded.items() if name == wanted]
-        matches = exact or [rid for rid, name in self._folded.items() if wanted and wanted in name]
+        return sorted(exact or [rid for rid, name in self._folded.items() if wanted and wanted in name])
+
+    def resolve(self, text: str) -> str:
+        """The id of the one system ``text`` names (an id, a name, or words of one name)."""
+        matches = self.matches(text)
         if len(matches) == 1:
             return matches[0]
+        raise self.unresolved(text, matches)
+
+    def unresolved(self, text: str, matches: list[str]) -> NotFound:
+        """The error for a text that names no system, or several (every one of them listed)."""
         if not matches:
             error = self._not_found(text)
-            raise NotFound(str(error).replace("with id", "with that id or name", 1), error.candidates)
-        matches.sort()
-        raise NotFound(f"{safe_text(text, 120)!r} matches {len(matches)} systems; give one of their ids: "
-                       f"{self._shown(matches)}", [(rid, self.names[rid]) for rid in matches])
+            return NotFound(str(error).replace("with id", "with that id or name", 1), error.candidates)
+        return NotFound(f"{safe_text(text, 120)!r} matches {len(matches)} systems; give one of their ids: "
+                        f"{self._shown(matches, len(matches))}", [(rid, self.names[rid]) for rid in matches])
 
 
-_KEPT: dict[tuple, SystemIndex] = {}
+class VendorIndex:
+    """The vendors of the graph: each vendor's key (its registrable domain or github.com/OWNER)
+    and name, lower-cased, as the queries compare them (a text is contained in one), and the
+    ids of its systems."""
+
+    def __init__(self, systems: Mapping[tuple[str, str], list[str]]) -> None:
+        self.systems = {(key.lower(), name.lower()): sorted(ids) for (key, name), ids in systems.items()}
+
+    @classmethod
+    def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "VendorIndex":
+        """The index read with ``select`` from the select-vendor-systems query (kept per store version)."""
+        return _kept(cls, select, "select-vendor-systems.rq", cls._from_rows)
+
+    @classmethod
+    def _from_rows(cls, rows: list[dict[str, Any]]) -> "VendorIndex":
+        systems: dict[tuple[str, str], list[str]] = {}
+        for r in rows:
+            systems.setdefault((r["key"].value, r["name"].value), []).append(r["id"].value)
+        return cls(systems)
+
+    def systems_of(self, text: str) -> list[str]:
+        """The ids of the systems of every vendor whose key or name contains ``text`` (folded);
+        NotFound, with close matches, when no vendor does."""
+        wanted = fold(text)
+        found = sorted({rid for (key, name), ids in self.systems.items() if wanted and (wanted in key or wanted in name)
+                        for rid in ids})
+        if found:
+            return found
+        names = sorted({part for pair in self.systems for part in pair})
+        close = difflib.get_close_matches(wanted, names, n=5)
+        hint = f"; did you mean: {', '.join(close)}?" if close else "; kg query vendor-portfolio lists the vendors"
+        raise NotFound(f"no vendor whose key or name contains {safe_text(text, 120)!r}{hint}", [])
+
+
+_DEPENDENCY = resource("queries", "select-dependency.rq")
+
+
+def depended_choice(select: Callable[[str], list[dict[str, Any]]], ids: list[str], iris: Any) -> str | None:
+    """Of several systems, the one the others depend on: the only one that some system
+    depends on (runtime dependency or built on) and that depends on none of the others
+    that have dependants; None when there is no such one."""
+    text = _DEPENDENCY.read_text(encoding="utf-8")
+    ups: dict[str, set[str]] = {}
+    for rid in ids:
+        rows = select(bind(text, {"system": iris.system(rid)}))
+        if rows and rows[0]["depended"].value == "true":
+            ups[rid] = {r["up"].value for r in rows if "up" in r}
+    roots = [rid for rid, up in ups.items() if not (up & set(ups) - {rid})]
+    return roots[0] if len(roots) == 1 else None
+
+
+def resolve_values(select: Callable[[str], list[dict[str, Any]]], query: str, pending: Mapping[str, tuple[Any, str]],
+                   iris: Any) -> dict[str, tuple[str | list[str], str | None]]:
+    """For each pending parameter (name -> (param, text given)): what it resolves to (an id;
+    for a vendor, the ids of its systems) and a note when a choice was made among several
+    systems. An unknown id, vendor or name, or a name several systems share, is NotFound."""
+    out: dict[str, tuple[str | list[str], str | None]] = {}
+    systems = vendors = None
+    for name, (param, given) in pending.items():
+        try:
+            if param.type == "vendor":
+                vendors = vendors or VendorIndex.read(select)
+                out[name] = (vendors.systems_of(given), None)
+            elif ID_PATTERN.match(given) and _is_system_id(select, given):
+                out[name] = (given, None)  # an id that exists needs no index
+            else:
+                systems = systems or SystemIndex.read(select)
+                out[name] = _system(systems, select, param, given, iris)
+        except NotFound as err:
+            raise NotFound(f"{query}: parameter {name}: {err}", err.candidates) from None
+    return out
+
+
+def _system(index: SystemIndex, select: Callable[..., Any], param: Any, given: str, iris: Any
+            ) -> tuple[str, str | None]:
+    if param.type != "system-name":
+        return index.check_id(given), None
+    matches = index.matches(given)
+    if len(matches) == 1:
+        return matches[0], None
+    chosen = depended_choice(select, matches, iris) if param.prefer == "depended" and matches else None
+    if chosen is None:
+        raise index.unresolved(given, matches)
+    return chosen, (f"parameter {param.name}: {safe_text(given, 120)!r} names {len(matches)} systems; "
+                    f"chose {chosen} ({safe_text(index.names[chosen], 60)}), the one of them that others "
+                    "depend on (the rest have no dependants, or depend on it)")
+
+
+_SYSTEM_ID = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+              "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
+              "SELECT ?system WHERE { ?system a kg:System ; dcterms:identifier ?id } LIMIT 1")
+
+
+def _is_system_id(select: Callable[..., Any], value: str) -> bool:
+    """Whether ``value`` is the id of a system in the graph (one bound lookup, no index)."""
+    return bool(select(bind(_SYSTEM_ID, {"id": Literal(value)})))
+
+
+_KEPT: dict[tuple, Any] = {}
 _LOCK = threading.Lock()
+
+
+def _kept(cls: type, select: Callable[[str], list[dict[str, Any]]], query_file: str,
+          make: Callable[[list[dict[str, Any]]], Any]) -> Any:
+    """The index of ``cls`` made by ``make`` from the rows of ``query_file``; the one made
+    before when ``select`` is a store's and reads the same store version."""
+    key = _version_key(select)
+    key = None if key is None else (cls.__name__, *key)
+    with _LOCK:
+        kept = _KEPT.get(key) if key is not None else None
+    if kept is not None:
+        return kept
+    index = make(select(resource("queries", query_file).read_text(encoding="utf-8")))
+    if key is not None:
+        with _LOCK:
+            _KEPT[key] = index
+            while len(_KEPT) > KEPT:
+                del _KEPT[next(iter(_KEPT))]  # the oldest
+    return index
 
 
 def _version_key(select: Callable[..., Any]) -> tuple | None:

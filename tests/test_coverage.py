@@ -132,10 +132,10 @@ def test_coverage_query_reads_the_tallies(steps):
     order = {"observability": 1, "cost": 2, "eval": 3}
     measures = list(coverage.MEASURES)
     by_family = [(r["family"].value, [int(r[m].value) for m in measures])
-                 for r in queries.query(store, "coverage", {})]
+                 for r in queries.query(store, "coverage", {}).terms]
     assert by_family == [(f, [want[(f, "")][m] for m in measures]) for f in order]
     by_feature = [(r["family"].value, r["feature"].value, [int(r[m].value) for m in measures])
-                  for r in queries.query(store, "coverage", {"by": "feature"})]
+                  for r in queries.query(store, "coverage", {"by": "feature"}).terms]
     assert by_feature == sorted(((f, s, [want[(f, s)][m] for m in measures]) for f, s in want if s),
                                 key=lambda row: (order[row[0]], row[1]))
 
@@ -152,7 +152,7 @@ def test_eval_orphans_follow_the_changes(steps):
             want.append((rec["tier"], rec["name"], rec["id"], ", ".join(obs), researched))
     got = [(int(r["tier"].value), r["name"].value, r["id"].value, r["observability"].value,
             int(r["eval_researched"].value))
-           for r in queries.query(store, "eval-orphans", {})]
+           for r in queries.query(store, "eval-orphans", {}).terms]
     assert want and got == sorted(want)
 
 

@@ -94,7 +94,7 @@ def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
     seed = json.loads(Path(tiny_paths[1]).read_text(encoding="utf-8"))
     record = seed["records"][0] if "records" in seed else seed
     record_id = record["id"]
-    found = lambda text: {r["id"].value for r in queries.query(store, "search", {"text": text})}  # noqa: E731
+    found = lambda text: {r["id"] for r in queries.query(store, "search", {"text": text})}  # noqa: E731
     assert record_id in found("barebones")
     record["name"] = "Smolagents Mémoire"
     record["cells"]["desc"]["value"] = "A  Zürich-made   framework."
@@ -113,4 +113,4 @@ def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
     assert [q.object.value for q in store.match(system, KG.protocolSupportText, None)] == [
         "mcp:not-applicable a2a:none opentelemetry:adapter"]
     assert [q.object.value for q in store.match(system, KG.taxonomyText, None)][0].startswith("storage=graph; ")
-    assert record_id in {r["id"].value for r in queries.query(store, "find", {"storage": "graph"})}
+    assert record_id in {r["id"] for r in queries.query(store, "find", {"storage": "graph"})}

@@ -258,3 +258,22 @@ def test_protocol_adoption_tables_and_chart(blast_output, workdir, expected_reco
     assert f"wrote {chart}" in done.stderr
     assert png_size(chart) == (1500, 1100)
     assert chart.stat().st_size > 50_000  # bars, a 34-row heat map and their labels, not an empty canvas
+
+
+# ---------------------------------------------------------------------------
+# (d) find as a DataFrame
+
+
+def test_find_frame_counts_by_section_and_tier(blast_output, workdir, expected_records):
+    """kg.query(store, "find").to_pandas() in a script: the counts it prints are the JSON's."""
+    pytest.importorskip("pandas")
+    done = run("find_frame.py", "--top", "3", cwd=workdir)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"{len(expected_records)} systems; ")
+    sections = Counter(primary_section(r) for r in expected_records.values())
+    top = sorted(sections.items(), key=lambda kv: -kv[1])[:3]
+    shown = [(int(line.split()[0]), line.split("  ")[-1].strip()) for line in lines[2:5]]
+    assert [n for n, _ in shown] == [n for _, n in top]
+    assert all(sections[name] == n for n, name in shown)
+    tiers = Counter(r["tier"] for r in expected_records.values())
+    assert lines[5] == "by tier: " + ", ".join(f"{t}: {tiers[t]}" for t in sorted(tiers))

@@ -177,7 +177,7 @@ def test_diff_is_deterministic_and_rdf_reads_back(sequence, capsys):
 
 
 def test_changes_query_gives_old_and_new_values_status_tier(sequence):
-    rows = kg.query(sequence["store"], "changes", {"after": "1", "kind": "changed"})
+    rows = kg.query(sequence["store"], "changes", {"after": "1", "kind": "changed"}).terms
     rows = [r for r in rows if r["changeset"].value == "2"]
     a = sequence["picked"]["a"]
     old = {r["id"]: r for r in sequence["site"]["records"]}[a]["cells"]
@@ -195,7 +195,7 @@ def test_changes_query_gives_old_and_new_values_status_tier(sequence):
     old_edges, new_edges = _edge_keys(sequence["edges"]["edges"]), _edge_keys(sequence["edges2"]["edges"])
     expected_edges = {f"{k[1]} {k[2]}" for k in new_edges if new_edges[k] != old_edges.get(k)}
     assert {r["path"].value for r in edge_rows} == expected_edges and len(expected_edges) == 2
-    only_b = kg.query(sequence["store"], "changes", {"system": sequence["picked"]["b"], "column": "tier"})
+    only_b = kg.query(sequence["store"], "changes", {"system": sequence["picked"]["b"], "column": "tier"}).terms
     assert [(r["old_value"].value, r["new_value"].value) for r in only_b] == [
         (str({r["id"]: r for r in sequence["site"]["records"]}[sequence["picked"]["b"]]["tier"]),
          str({r["id"]: r for r in sequence["site2"]["records"]}[sequence["picked"]["b"]]["tier"]))]
@@ -238,7 +238,7 @@ def test_same_input_twice_records_no_second_changeset(tmp_path, tiny_paths):
 def test_field_history_answers_the_seed_records_own_history(tiny_store, seed_record):
     entry = seed_record["history"][0]
     change = entry["changes"][0]
-    rows = kg.query(tiny_store, "field-history", {"system": seed_record["id"], "column": change["field"]})
+    rows = kg.query(tiny_store, "field-history", {"system": seed_record["id"], "column": change["field"]}).terms
     own = [r for r in rows if r["origin"].value == "record history"]
     assert [(r["date"].value, r["previous"].value, r["value"].value, r["source"].value) for r in own] == [
         (entry["date"], change["from"], change["to"], change["source"])]
@@ -371,7 +371,7 @@ def test_validation_leaves_the_history_out(tiny_store, iris):
 
 
 def test_churn_counts_the_changed_columns_and_sections(sequence):
-    rows = kg.query(sequence["store"], "churn")
+    rows = kg.query(sequence["store"], "churn").terms
     got = {(r["by"].value, r["name"].value): int(r["changes"].value) for r in rows}
     expected: dict[tuple[str, str], int] = {}
     for rid, path, _, _ in _expected_record_changes(sequence["site"], sequence["site2"]):
@@ -400,12 +400,12 @@ def test_changes_within_a_limit_are_the_first_rows_of_every_change(sequence, lim
     in order, cut at the limit. The four changesets: a build, then 4 records and 2 edges
     changed, then two ingests of edges only (no record counted before the edges they touch)."""
     every = _ordered([_change_key(r) for kind in ("added", "removed", "changed")
-                      for r in kg.query(sequence["store"], "changes", {"kind": kind, "limit": "100000"})])
+                      for r in kg.query(sequence["store"], "changes", {"kind": kind, "limit": "100000"}).terms])
     assert len({k[0] for k in every}) == 4 and len(every) > 1600
-    got = [_change_key(r) for r in kg.query(sequence["store"], "changes", {"limit": str(limit)})]
+    got = [_change_key(r) for r in kg.query(sequence["store"], "changes", {"limit": str(limit)}).terms]
     assert _ordered(got) == got  # the query's own order
     assert got == every[:limit]
-    since = kg.query(sequence["store"], "changes", {"after": "2", "limit": str(limit)})
+    since = kg.query(sequence["store"], "changes", {"after": "2", "limit": str(limit)}).terms
     assert [_change_key(r) for r in since] == [k for k in every if int(k[0]) > 2][:limit]
 
 

@@ -34,6 +34,7 @@ from kg.ingestion import ingest_paths
 from kg.queries import listing
 from kg.store import GraphStore
 
+ROOT = Path(__file__).resolve().parent.parent
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 PREFIXES = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
 OWN_TOOLS = {"sparql", "describe-system", "analyze"}
@@ -120,12 +121,12 @@ def test_every_named_query_is_a_tool_with_its_header_as_schema(session):
     assert {q.name for q in queries} | OWN_TOOLS == set(tools)
     json_types = {"string": "string", "integer": "integer", "decimal": "number", "boolean": "boolean",
                   "date": "string", "iri": "string", "system": "string", "id": "string", "system-name": "string",
-                  "period": "string", "limit": "integer"}
+                  "period": "string", "limit": "integer", "vendor": "string"}
     for query in queries:
         tool = tools[query.name]
         schema = tool.input_schema
         assert schema["type"] == "object" and schema["additionalProperties"] is False
-        assert list(schema["properties"]) == [p.name for p in query.params]
+        assert list(schema["properties"]) == [p.name for p in query.params] + (["full"] if query.name == "show" else [])
         assert schema["required"] == [p.name for p in query.params if not p.optional]
         for param in query.params:
             prop = schema["properties"][param.name]
@@ -194,6 +195,83 @@ def test_a_query_without_parameters_and_a_graph_result(session, catalog):
     names = {t["object"] for t in shown["triples"] if t["predicate"] == "https://schema.org/name"}
     assert catalog["records"]["mem0--mem0-ai"]["name"] in names
     assert shown["tripleCount"] == len(shown["triples"])
+
+
+def test_show_is_a_summary_unless_full(session, catalog):
+    """show answers the system's own facts by default; the whole record (cells and what they point to) on request."""
+    system = "https://w3id.org/agent-landscape/id/system/mem0--mem0-ai"
+    summary = session.ok("show", {"id": "mem0--mem0-ai"})
+    whole = session.ok("show", {"id": "mem0--mem0-ai", "full": True})
+    assert summary["summary"] is True and {t["subject"] for t in summary["triples"]} == {system}
+    assert summary["wholeTripleCount"] == whole["tripleCount"] == len(whole["triples"])
+    assert sorted(map(json.dumps, summary["triples"])) == sorted(json.dumps(t) for t in whole["triples"]
+                                                                if t["subject"] == system)
+    assert len(json.dumps(summary)) * 3 < len(json.dumps(whole))
+    assert "summary" not in whole and session.ok("show", {"id": "mem0--mem0-ai", "full": "true"}) == whole
+
+
+def test_numbers_and_booleans_given_as_text_are_taken(session, catalog):
+    as_number = rows(session.ok("search", {"text": "", "tier": 1, "limit": 1000}))
+    as_text = rows(session.ok("search", {"text": "", "tier": "1", "limit": "1000"}))
+    assert as_text == as_number and {r["id"] for r in as_text} == {
+        rid for rid, rec in catalog["records"].items() if rec["tier"] == 1}
+    assert "must be a JSON integer" in session.error("search", {"text": "x", "tier": "one"})
+
+
+def test_named_query_tools_declare_their_output(session):
+    """Each named-query tool has an output schema, and its answers fit it."""
+    import jsonschema
+
+    tools = session.tools()
+    assert all(tools[q.name].output_schema for q in listing())
+    assert tools["changes"].input_schema["properties"]["kind"]["enum"] == ["added", "removed", "changed"]
+    search = tools["search"].output_schema
+    assert search["properties"]["columns"]["items"]["enum"] == ["id", "name", "tier", "primary_section", "matched"]
+    for name, arguments in (("search", {"text": "memory"}), ("sections", {}), ("show", {"id": "mem0--mem0-ai"}),
+                            ("substrate-risk", {"system": "mem0--mem0-ai"})):
+        jsonschema.validate(session.ok(name, arguments), tools[name].output_schema)
+
+
+def test_resources_are_the_vocabulary_the_shapes_the_void_and_every_query(session, catalog):
+    listed = {str(r.uri): r for r in session.portal.call(session.client.list_resources).resources}
+    queries = listing()
+    shapes = sorted(p.stem for p in (ROOT / "shapes").glob("*.ttl"))
+    assert set(listed) == ({"kg://ontology", "kg://ontology/context.jsonld", "kg://void"}
+                           | {f"kg://shapes/{s}" for s in shapes} | {f"kg://queries/{q.name}" for q in queries})
+
+    def read(uri: str) -> tuple[str, str]:
+        [content] = session.portal.call(session.client.read_resource, uri).contents
+        return content.mime_type, content.text
+
+    assert read("kg://ontology") == ("text/turtle", (ROOT / "ontology" / "kg.ttl").read_text(encoding="utf-8"))
+    assert read("kg://shapes/kg-shapes") == ("text/turtle", (ROOT / "shapes" / "kg-shapes.ttl").read_text(encoding="utf-8"))
+    for query in queries:
+        mime, text = read(f"kg://queries/{query.name}")
+        assert mime == "application/sparql-query" and text == query.path.read_text(encoding="utf-8")
+        assert text.startswith("# title:")
+    mime, void = read("kg://void")
+    import rdflib
+
+    graph = rdflib.Graph().parse(data=void, format="turtle")
+    entities = rdflib.URIRef("http://rdfs.org/ns/void#entities")
+    datasets = list(graph.subjects(rdflib.RDF.type, rdflib.URIRef("http://rdfs.org/ns/void#Dataset")))
+    assert mime == "text/turtle" and len(datasets) == 1
+    assert int(graph.value(datasets[0], entities)) == len(catalog["records"])
+    with pytest.raises(MCPError, match="no resource"):
+        read("kg://queries/no-such-query")
+
+
+def test_prompts_for_the_common_tasks(session):
+    listed = {p.name: p for p in session.portal.call(session.client.list_prompts).prompts}
+    assert set(listed) == {"find-systems", "compare-systems", "what-depends-on", "write-sparql"}
+    assert [a.name for a in listed["compare-systems"].arguments] == ["a", "b"]
+    got = session.portal.call(session.client.get_prompt, "what-depends-on", {"target": "Anthropic"})
+    [message] = got.messages
+    assert message.role == "user" and "Anthropic" in message.content.text and "substrate-risk" in message.content.text
+    written = session.portal.call(session.client.get_prompt, "write-sparql", {"question": "How many vendors?"})
+    assert "kg://ontology" in written.messages[0].content.text
+    with pytest.raises(MCPError, match="needs the argument question"):
+        session.portal.call(session.client.get_prompt, "write-sparql", {})
 
 
 # ---------------------------------------------------------------------------

@@ -32,6 +32,8 @@ from kg.sources import batch_from_document
 from kg.store import GraphStore
 from kg.vocab import PREFIXES, Iris
 
+import searching  # tests/searching.py: the words matcher, written from its definition
+
 ROOT = Path(__file__).resolve().parent.parent
 GEN_PATH = ROOT / "benchmarks" / "generate.py"
 GENERATED_SEED = 6  # a seed whose 50 records include decayed ones (checked below)
@@ -52,6 +54,7 @@ SAMPLE_PARAMS = {
     "search": {"text": "memory"},
     "show": {"id": "mem0--mem0-ai"},
     "substrate-risk": {"system": "anthropic-claude-foundation-models--anthropic-com"},
+    "select-dependency": {"system": "anthropic-claude-foundation-models--anthropic-com"},
 }
 
 
@@ -65,7 +68,7 @@ def plain(term):
 
 def rows(store, name, **params):
     """A query's rows as dicts of plain text values."""
-    return [{k: plain(v) for k, v in row.items()} for row in queries.query(store, name, params)]
+    return [{k: plain(v) for k, v in row.items()} for row in queries.query(store, name, params).terms]
 
 
 def cell_text(record, slug):
@@ -175,8 +178,8 @@ def test_every_query_runs_on_an_empty_store():
     store = GraphStore()
     for name in queries.available():
         query = queries.load(name)
-        values = {p.name: _sample_value(p) for p in query.params if not p.optional}
-        if any(p.type in queries.SYSTEM_TYPES for p in query.params if not p.optional):
+        values = {p.name: _sample_value(p) for p in query.params if not p.optional or p.either > p.name}
+        if any(p.type in queries.GRAPH_TYPES for p in query.params if p.name in values):
             with pytest.raises(NotFound):  # no such system in an empty graph: not an empty answer
                 queries.query(store, name, values)
             continue
@@ -301,26 +304,16 @@ def test_queries_cannot_write(bundled_store):
 
 
 def expected_search(records, params):
-    """(id, matched, primary section) rows of the search query, from the JSON."""
-    needle = params["text"].lower()
+    """(id, matched, primary section) rows of the search query, from the JSON (tests/searching.py)."""
     expected = []
-    for rid, rec in records.items():
+    for key, rid, matched in searching.ranked(params["text"], records):
+        rec = records[rid]
         if "tier" in params and rec["tier"] != int(params["tier"]):
             continue
         if "section" in params and not any(params["section"].lower() in s.lower() for s in section_names(rec)):
             continue
-        hits = [field for field, text in (("id", rid), ("name", rec["name"])) if needle in text.lower()]
-        for slug in ("desc", "claims"):
-            cell = rec["cells"].get(slug)
-            if cell is not None and cell.get("value") is not None and needle in str(cell["value"]).lower():
-                hits.append(slug)
-        if hits:
-            first = 0 if {"id", "name"} & set(hits) else 1
-            expected.append(((first, rec["tier"], rec["name"].lower(), rid), rid, ", ".join(hits),
-                             primary_section(rec)))
-    expected.sort()
-    limit = int(params.get("limit", 50))
-    return [(rid, matched, section) for _, rid, matched, section in expected[:limit]]
+        expected.append((rid, matched, primary_section(rec)))
+    return expected[:int(params.get("limit", 50))]
 
 
 def got_search(store, params):
@@ -330,7 +323,8 @@ def got_search(store, params):
 @pytest.mark.parametrize("params", [
     {"text": "zep"}, {"text": "MEMORY", "limit": "1000"}, {"text": "graph", "tier": "1"},
     {"text": "", "section": "vector", "limit": "7"}, {"text": "agent", "section": "MEMORY LAYERS", "tier": "2"},
-    {"text": "²"}, {"text": "mem0--mem0-ai"},
+    {"text": "²"}, {"text": "mem0--mem0-ai"}, {"text": "temporal graph", "limit": "1000"},
+    {"text": "knowledge graph", "limit": "1000"}, {"text": "Graph memory MCP server", "limit": "1000"},
 ])
 def test_search(bundled_store, records, params):
     want = expected_search(records, params)
@@ -616,12 +610,22 @@ def _names_one(records, given):
     return len(_named(records, given)) == 1
 
 
+def _chosen(records, edges, named):
+    """Of the systems a name names, the one the others depend on: the only one with dependants
+    that depends on none of the others with dependants (None when there is no such one)."""
+    if len(named) == 1:
+        return named[0]
+    depended = {rid: set(_dependents(edges, rid)[0]) for rid in named}
+    depended = {rid: below for rid, below in depended.items() if below}
+    roots = [rid for rid in depended if not any(rid in below for other, below in depended.items() if other != rid)]
+    return roots[0] if len(roots) == 1 else None
+
+
 def expected_substrate(records, edges, given):
     """(target, [(length, tier, name, id, via) ...]) of the substrate-risk query, from the JSON."""
-    named = _named(records, given)
-    if len(named) != 1:
+    target = _chosen(records, edges, _named(records, given))
+    if target is None:
         return None, []
-    target = named[0]
     lengths, paths = _dependents(edges, target)
     return target, sorted((lengths[d], records[d]["tier"], records[d]["name"], d, " > ".join(paths[d]))
                           for d in lengths if d in records)
@@ -639,15 +643,64 @@ def test_substrate_risk(bundled_store, records, edges, given):
         assert all(via.count(" > ") == n - 2 for n, *_, via in want if n > 1)
 
 
-@pytest.mark.parametrize("given", ["claude", "OpenAI", "memory", "no such thing"])
-def test_substrate_risk_names_that_are_not_one_system(bundled_store, records, given):
+@pytest.mark.parametrize("given", ["claude", "OpenAI", "Anthropic", "Google", "Gemini", "Zep", "LangChain", "MCP"])
+def test_substrate_risk_a_name_several_systems_share(bundled_store, records, edges, given, capsys):
+    """A name several systems share means the one the others depend on; kg says which it chose."""
     named = _named(records, given)
-    assert len(named) != 1
+    target, want = expected_substrate(records, edges, given)
+    assert len(named) > 1 and target is not None  # the catalog's vendors' names, each resolved
+    got = queries.query(bundled_store, "substrate-risk", {"system": given})
+    assert [(r["length"], r["tier"], r["name"], r["id"], r["via"] or "") for r in got] == want
+    assert {r["target_id"] for r in got} == {target}
+    assert got.notes == [f"parameter system: {given!r} names {len(named)} systems; chose {target} "
+                         f"({records[target]['name']}), the one of them that others depend on "
+                         "(the rest have no dependants, or depend on it)"]
+    assert main(["query", "substrate-risk", "--store", str(bundled_store.path), "-p", f"system={given}", "-f", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert f"chose {target} " in err and out.count("\n") == len(want) + 1
+
+
+@pytest.mark.parametrize("given", ["memory", "no such thing"])
+def test_substrate_risk_names_that_are_not_one_system(bundled_store, records, edges, given):
+    named = _named(records, given)
+    assert len(named) != 1 and _chosen(records, edges, named) is None
     with pytest.raises(NotFound) as caught:
         rows(bundled_store, "substrate-risk", system=given)
-    if named:  # ambiguous: every candidate is listed
+    if named:  # ambiguous: every candidate is listed, none cut
         assert sorted(rid for rid, _ in caught.value.candidates) == sorted(named)
         assert f"matches {len(named)} systems" in str(caught.value)
+        assert all(rid in str(caught.value) for rid in named) and "more" not in str(caught.value)
+
+
+def _vendor_systems(records, text):
+    """The ids of the systems of every vendor whose key or name contains the text, from the JSON
+    (the vendor as kg.normalise reads it from the record's URL, else its GitHub owner)."""
+    out = set()
+    for rid, rec in records.items():
+        vendor = _vendor_key(rec)
+        if vendor is not None and any(_fold(text) in part.lower() for part in vendor):
+            out.add(rid)
+    return out
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "OpenAI", "google", "getzep"])
+def test_substrate_risk_of_a_vendor(bundled_store, records, edges, vendor):
+    """Every system of the vendor is a target: each row one dependent of one of them."""
+    want = []
+    for target in sorted(_vendor_systems(records, vendor)):
+        lengths, paths = _dependents(edges, target)
+        want += [(lengths[d], records[d]["tier"], records[d]["name"], d, target) for d in lengths if d in records]
+    got = queries.query(bundled_store, "substrate-risk", {"vendor": vendor})
+    assert want and [(r["length"], r["tier"], r["name"], r["id"], r["target_id"]) for r in got] == sorted(want)
+
+
+def test_substrate_risk_takes_a_system_or_a_vendor(bundled_store):
+    with pytest.raises(QueryError, match="needs one of --param system=VALUE and --param vendor=VALUE"):
+        queries.query(bundled_store, "substrate-risk", {})
+    with pytest.raises(QueryError, match="not both"):
+        queries.query(bundled_store, "substrate-risk", {"system": "neo4j--neo4j-com", "vendor": "neo4j"})
+    with pytest.raises(NotFound, match="no vendor whose key or name contains 'no-such-vendor'"):
+        queries.query(bundled_store, "substrate-risk", {"vendor": "no-such-vendor"})
 
 
 def _decayed(records, cause=None):
@@ -981,7 +1034,7 @@ def test_a_user_query_file_is_guarded_before_it_runs(bundled_store, capsys, tmp_
     local = tmp_path / "local.rq"
     local.write_text(f"SELECT (COUNT(*) AS ?n) FROM {Iris().edges_graph} WHERE {{ ?s ?p ?o }}\n")
     edges_graph = sum(1 for _ in bundled_store.quads(Iris().edges_graph))
-    assert int(queries.query(bundled_store, str(local))[0]["n"].value) == edges_graph  # FROM is honoured
+    assert queries.query(bundled_store, str(local))[0]["n"] == edges_graph  # FROM is honoured
 
 
 def test_an_oversize_user_query_is_refused_not_crashed(bundled_store, tmp_path):
@@ -993,7 +1046,7 @@ def test_an_oversize_user_query_is_refused_not_crashed(bundled_store, tmp_path):
     wide = tmp_path / "wide.rq"  # 85 triple patterns: past rdflib's default recursion limit, accepted
     wide.write_text("SELECT (COUNT(*) AS ?n) WHERE { " + " . ".join(f"?s{i} ?p{i} ?o{i}" for i in range(85))
                     + " FILTER(false) }\n")
-    assert queries.query(GraphStore(), str(wide)) == [{"n": Literal("0", datatype=NamedNode(
+    assert queries.query(GraphStore(), str(wide)).terms == [{"n": Literal("0", datatype=NamedNode(
         "http://www.w3.org/2001/XMLSchema#integer"))}]
 
 
@@ -1058,6 +1111,9 @@ def small_catalog(site_catalog, seed_record, edges_file):
 
 PORTABILITY_CASES = [(name, SAMPLE_PARAMS.get(name, {})) for name in OWN_QUERIES] + [
     ("search", {"text": "graph", "tier": "1", "section": "memory"}),
+    ("search", {"text": "Temporal Graph"}), ("search", {"text": "graph memory mcp", "limit": "20"}),
+    ("find", {"text": "knowledge graph"}),
+    ("substrate-risk", {"vendor": "neo4j"}),
     ("substrate-risk", {"system": "neo4j--neo4j-com"}),
     ("compare", {"a": "smolagents-memory--huggingface-co", "b": "mem0--mem0-ai"}),
     ("vendor-portfolio", {"min_systems": "1"}),
@@ -1073,7 +1129,7 @@ def test_rdflib_gives_the_same_answers(small_catalog, name, params):
     """The bound query text means the same on rdflib's engine (a union default graph) as on ours."""
     store, dataset = small_catalog
     query = queries.load(name)
-    text = queries.bound_text(query, params)
+    text = queries.bind_prepared(query, queries.prepare(store.select, query, params))
     ours = store.query(text)
     theirs = dataset.query(text)
     if theirs.type in ("CONSTRUCT", "DESCRIBE"):

@@ -23,7 +23,7 @@ YEAR_RANGE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)(?
 
 
 def plain(rows_):
-    return [{k: output.text(v) for k, v in r.items()} for r in rows_]
+    return [{k: output.text(v) for k, v in r.items()} for r in rows_.terms]
 
 
 def dated_release(record):

@@ -29,7 +29,8 @@ def matches(find_oracle):
     {"retrieval": "similarity", "governance": "inspectable", "protocol": "opentelemetry"}, {},
 ])
 def test_find_by_facets(bundled_store, all_facts, matches, find_oracle, facets):
-    want = sorted((f["tier"], f["name"].lower(), f["id"]) for f in all_facts if matches(f, facets))
+    chosen = sorted((f for f in all_facts if matches(f, facets)), key=lambda f: find_oracle.order(f, facets))
+    want = [(f["tier"], f["name"].lower(), f["id"]) for f in chosen]
     found = find(bundled_store, facets)
     assert [(r["tier"], r["name"].lower(), r["id"]) for r in found.rows] == want
     assert want

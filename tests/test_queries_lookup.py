@@ -53,7 +53,7 @@ def test_serve_answers_404_with_the_candidates(tiny_store, iris):
 
     worker = Worker({"base": iris.base, "store": str(tiny_store.path)})
     msg = {"name": "related", "values": {"id": UNKNOWN}, "run": True, "format": "json", "base_url": "http://h",
-           "max_rows": 100, "max_bytes": 1 << 20}
+           "max_rows": 10000, "max_bytes": 1 << 20}
     with pytest.raises(Reply) as caught:
         worker.named(msg)
     assert caught.value.status == 404 and caught.value.error == "not-found"

@@ -49,6 +49,7 @@ PARAMS = {
     "search": {"text": "  Temporal knowledge GRAPH "},
     "show": {"id": "mem0--mem0-ai"},
     "substrate-risk": {"system": "OpenAI GPT family"},
+    "select-dependency": {"system": "anthropic-claude-foundation-models--anthropic-com"},
     "coverage": {"by": "feature"},
     "find": {"open": "true", "selfhost": "true", "protocol": "mcp", "section": "memory layers"},
     "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},  # the seed record's own history

@@ -117,7 +117,10 @@ def run_query(args: argparse.Namespace) -> int:
         target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
     if find.shows_facets(query, args.format):
         return _write_found(find.find(target, params, iris(args)), args.format or "table")
-    result = queries.run(target, query, params, iris(args))
+    notes: list[str] = []
+    result = queries.run(target, query, params, iris(args), notes=notes)
+    for note in notes:
+        err(f"kg query {query.name}: {note}")
     output.write_result(result, sys.stdout, args.format)
     return EXIT_OK
 

@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 from ..errors import QueryError, safe_text
 from ..queries import NamedQuery, Param
+from ..sparql.lexer import projected, query_form
 from ..vocab import ID_PATTERN
 
 #: JSON Schema of each ``# param:`` type of kg.queries.
@@ -36,6 +37,7 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "system": {"type": "string", "pattern": ID_PATTERN.pattern},
     "id": {"type": "string", "pattern": ID_PATTERN.pattern},
     "system-name": {"type": "string"},
+    "vendor": {"type": "string"},
     "period": {"type": "string", "pattern": r"^\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?$"},
     "limit": {"type": "integer", "minimum": 0},
 }
@@ -101,9 +103,30 @@ def input_schema(query: NamedQuery) -> dict[str, Any]:
     }
 
 
+def _coerced(value: Any, expected: str) -> Any:
+    """A number or a boolean given as a string ("1", "true"), as the schema's type; else ``value``
+    (clients and models often send every argument as text)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    try:
+        if expected == "integer" and text.lstrip("+-").isdigit():
+            return int(text)
+        if expected == "number":
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+    except ValueError:
+        return value
+    if expected == "boolean" and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return value
+
+
 def _text(param: Param, value: Any, tool: str) -> str:
-    """One argument as the text kg.queries checks; a value of the wrong JSON type is an error."""
+    """One argument as the text kg.queries checks; a value of the wrong JSON type is an error
+    (a number or boolean given as a string is taken as one)."""
     expected = PARAM_SCHEMAS[param.type]["type"]
+    value = _coerced(value, expected)
     fits = isinstance(value, _JSON_TYPES[expected]) and not (expected != "boolean" and isinstance(value, bool))
     if not fits:
         raise QueryError(f"{tool}: argument {param.name} must be a JSON {expected} ({param.type}), "
@@ -134,3 +157,53 @@ def query_params(query: NamedQuery, arguments: Mapping[str, Any] | None) -> dict
             continue
         params[param.name] = _text(param, value, query.name)
     return params
+
+
+SHOW_FULL = "full"  # the show tool's own argument: the whole record, not its summary
+
+
+def tool_input_schema(query: NamedQuery) -> dict[str, Any]:
+    """:func:`input_schema`, with the ``full`` argument of the ``show`` tool."""
+    schema = input_schema(query)
+    if query.name == "show":
+        schema["properties"][SHOW_FULL] = {
+            "type": "boolean", "default": False,
+            "description": "true: every triple of the record and what it points to (can be 100,000 characters "
+                           "and more); false: the system's own facts, and how many triples the whole has"}
+    return schema
+
+
+_VALUE: dict[str, Any] = {"type": ["string", "number", "integer", "boolean", "null"]}
+
+
+def output_schema(query: NamedQuery) -> dict[str, Any]:
+    """The JSON Schema of the tool's result: rows (SELECT: one property per column), a boolean
+    (ASK) or triples (CONSTRUCT, DESCRIBE); ``notes`` say what a name resolved to."""
+    form = query_form(query.text)
+    notes = {"type": "array", "items": {"type": "string"},
+             "description": "what a name several systems share was taken to mean"}
+    if form == "ASK":
+        return {"type": "object", "properties": {"boolean": {"type": "boolean"}}, "required": ["boolean"]}
+    if form in ("CONSTRUCT", "DESCRIBE"):
+        term = {"type": ["string", "number", "integer", "boolean"]}
+        triple = {"type": "object", "properties": {"subject": term, "predicate": term, "object": term},
+                  "required": ["subject", "predicate", "object"]}
+        return {"type": "object", "properties": {
+            "triples": {"type": "array", "items": triple}, "tripleCount": {"type": "integer", "minimum": 0},
+            "summary": {"type": "boolean", "description": "true when only a summary is given (full=false)"},
+            "wholeTripleCount": {"type": "integer", "minimum": 0}, "notes": notes},
+            "required": ["triples", "tripleCount"]}
+    columns = projected(query.text)
+    row = {"type": "object", "properties": {c: _VALUE for c in columns}}
+    return {"type": "object", "properties": {
+        "columns": {"type": "array", "items": {"type": "string", "enum": columns} if columns else {"type": "string"}},
+        "rows": {"type": "array", "items": row}, "rowCount": {"type": "integer", "minimum": 0}, "notes": notes},
+        "required": ["columns", "rows", "rowCount"]}
+
+
+def show_summary(result: dict[str, Any], system_iri: str) -> dict[str, Any]:
+    """The show tool's default answer: the triples whose subject is the system itself (its name,
+    tier, vendor, sections, ... not its cells and what they point to), and the whole's size."""
+    own = [t for t in result["triples"] if t["subject"] == system_iri]
+    return {**result, "triples": own, "tripleCount": len(own), "summary": True,
+            "wholeTripleCount": result["tripleCount"]}

@@ -1,4 +1,4 @@
-"""The MCP tools of kg, on the SDK's low-level Server: a tool per named query, sparql, describe-system, analyze.
+"""The MCP server of kg, on the SDK's low-level Server: a tool per named query, sparql, describe-system, analyze; resources and prompts.
 
 Every named query of :func:`kg.queries.listing` is a tool of the same name whose input
 schema is built from its header (:mod:`kg.mcp.schema`); the ``check-*`` queries are
@@ -10,6 +10,12 @@ A tool answers with its result as JSON, both as text and as structured content. 
 argument, an id that names no system, a refused or timed-out query is a tool error
 (``isError``) whose text says what went wrong; only an unknown tool name is a protocol
 error. The work runs in a thread, so that a long query never stalls the connection.
+
+Each named-query tool declares its output schema (rows, a boolean or triples:
+:func:`kg.mcp.schema.output_schema`); a number or boolean given as a string is taken
+as one. ``show`` answers the system's own facts by default, the whole record with
+``full: true``. The resources (ontology, shapes, VoID, every named query's SPARQL) and
+the prompts of the common tasks are :mod:`kg.mcp.context`'s.
 """
 
 from __future__ import annotations
@@ -25,9 +31,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from ..errors import KgError, QueryError, UsageError
-from ..queries import NamedQuery, listing, resolve
+from ..queries import NamedQuery, listing, prepare
 from ..vocab import ID_PATTERN
-from . import analysis, schema, systems
+from . import analysis, context, schema, systems
 from .store_workers import StoreWorkers
 
 SPARQL_TOOL = "sparql"
@@ -74,7 +80,8 @@ class Tools:
 
     def _query_tool(self, query: NamedQuery) -> types.Tool:
         return types.Tool(name=query.name, title=query.title or None, description=schema.tool_description(query),
-                          input_schema=schema.input_schema(query), annotations=_READ_ONLY)
+                          input_schema=schema.tool_input_schema(query), output_schema=schema.output_schema(query),
+                          annotations=_READ_ONLY)
 
     def _own_tools(self) -> list[types.Tool]:
         config = self.workers.config
@@ -120,10 +127,30 @@ class Tools:
         if own is not None:
             return own(arguments)
         query = self.queries[name]
+        full = query.name == "show" and schema._coerced(arguments.pop(schema.SHOW_FULL, False), "boolean")
+        if not isinstance(full, bool):
+            raise QueryError("show: argument full must be a JSON boolean")
         params = schema.query_params(query, arguments)
         # an unknown id or an ambiguous name is NotFound (a tool error), as in the CLI and serve
-        params = resolve(self.workers.version().select, query, params)
-        return self.workers.named(query, params)
+        ready = prepare(self.workers.version().select, query, params, self.workers.iris)
+        result = self.workers.named(query, ready)
+        if query.name == "show" and not full:
+            return schema.show_summary(result, self.workers.iris.system(params["id"]).value)
+        return result
+
+    # -- resources -----------------------------------------------------------
+
+    def resources(self) -> list[types.Resource]:
+        """The ontology, the shapes, the VoID description and every named query's SPARQL."""
+        return [*context.static_resources(), context.void_resource(), *context.query_resources(self.queries)]
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        """(mime type, text) of one resource; NotFound for an unknown URI."""
+        return context.read(uri, self.queries, self._void)
+
+    def _void(self) -> str:
+        store = self.workers.version()
+        return store.dump(None, "turtle", graph=self.workers.iris.dataset_graph).decode("utf-8")
 
     def _analyze(self, arguments: dict[str, Any]) -> dict[str, Any]:
         self.workers.refresh()
@@ -186,5 +213,31 @@ def build_server(tools: Tools) -> Server[Any]:
             return error_result(str(err))
         return text_result(document)
 
+    async def list_resources(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=tools.resources())
+
+    async def read_resource(ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        try:
+            mime, text = await anyio.to_thread.run_sync(tools.read_resource, str(params.uri))
+        except KgError as err:
+            raise MCPError(types.INVALID_PARAMS, str(err)) from None
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=str(params.uri), mime_type=mime,
+                                                                             text=text)])
+
+    async def list_prompts(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+                           ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=context.prompt_list())
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+                         ) -> types.GetPromptResult:
+        try:
+            return context.prompt(params.name, dict(params.arguments or {}))
+        except (KgError, KeyError) as err:
+            raise MCPError(types.INVALID_PARAMS, str(err).strip('"')) from None
+
     return Server("kg", version=_version(), title="AI Agent Infrastructure Landscape (kg)",
-                  instructions=_instructions(tools.workers), on_list_tools=list_tools, on_call_tool=call_tool)
+                  instructions=_instructions(tools.workers), on_list_tools=list_tools, on_call_tool=call_tool,
+                  on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_prompts=list_prompts, on_get_prompt=get_prompt)

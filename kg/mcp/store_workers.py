@@ -21,10 +21,11 @@ import signal
 import threading
 import time
 from types import TracebackType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from ..errors import KgError, QueryError
-from ..queries import NamedQuery, bound_text, row_limit
+from ..parameters import Converted
+from ..queries import NamedQuery, bind_prepared
 from ..runtime.limits import MAX_QUERY_CHARS
 from ..runtime.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
 from ..sparql.guard import QueryRefused, check_query
@@ -107,10 +108,11 @@ class StoreWorkers:
             raise
         return self._run(text, self.deadline_seconds(timeout))
 
-    def named(self, query: NamedQuery, params: Mapping[str, str]) -> dict[str, Any]:
-        """A named query with its parameters bound (never pasted), capped at its ``limit``."""
-        text = bound_text(query, params, self.iris)
-        return self._run(text, self.config.timeout, limit=row_limit(query, params))
+    def named(self, query: NamedQuery, ready: Converted) -> dict[str, Any]:
+        """A named query with its prepared parameters bound (never pasted), capped at its
+        ``limit``; what resolving a name chose is said in the answer's ``notes``."""
+        answer = self._run(bind_prepared(query, ready), self.config.timeout, limit=ready.limit)
+        return {**answer, "notes": ready.notes} if ready.notes else answer
 
     def deadline_seconds(self, timeout: float | None) -> float:
         """The caller's timeout if it is shorter than the server's, else the server's."""

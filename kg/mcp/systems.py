@@ -1,7 +1,7 @@
 """One system for the tools: whether an id names one, and its record, edges and centrality as JSON.
 
 An id that names no system is an error here, never an empty answer: the ``describe-system``
-tool checks its id as the named queries check theirs (:func:`kg.queries.resolve`).
+tool checks its id as the named queries check theirs (:func:`kg.lookup.resolve_values`).
 """
 
 from __future__ import annotations
