@@ -20,6 +20,7 @@ from stage_analyse import stage_analyse
 from stage_baselines import (stage_floor, stage_rdflib_exports, stage_rdflib_ingest, stage_rdflib_queries,
                              stage_rdflib_validate)
 from stage_bulk_load import stage_bulk_load
+from stage_commands import stage_build_vs_bulk_load, stage_bundled_vs_bulk_load, stage_commands
 from stage_export import stage_export, stage_store_dump
 from stage_ingest import stage_ingest, stage_reingest
 from stage_profile import stage_profile
@@ -40,6 +41,8 @@ OUR_STAGES = ("ingest", "validate-full", "reingest-100", "validate-incremental",
               *[f"export-{fmt}" for fmt in EXPORT_FORMATS], "queries", "analyse")
 # the store's own speed and the cluster path: none of them in --quick runs
 STORE_STAGES = ("store-dump-nquads", "bulk-load", "bulk-load-lenient", "bulk-load-merged", "validate-dask")
+# kg as a user runs it, whole commands (``stage_commands``; none of them in --quick runs)
+COMMAND_STAGES = ("commands", "build-vs-bulk-load", "bundled-vs-bulk-load")
 for _fmt in ("turtle", "jsonld", "nquads"):  # an export against the store's own dump of the same store
     RATIOS[f"export-{_fmt}"] = (*RATIOS.get(f"export-{_fmt}", ()), "store-dump-nquads")
 RATIOS["ingest"] = (*RATIOS["ingest"], "bulk-load", "bulk-load-lenient", "bulk-load-merged")
@@ -67,6 +70,9 @@ STAGES: dict[str, Callable[[dict], dict]] = {
     "bulk-load-lenient": functools.partial(stage_bulk_load, lenient=True),
     "bulk-load-merged": functools.partial(stage_bulk_load, merged=True),
     "validate-dask": stage_validate_dask,
+    "commands": stage_commands,
+    "build-vs-bulk-load": stage_build_vs_bulk_load,
+    "bundled-vs-bulk-load": stage_bundled_vs_bulk_load,
 }
 
 

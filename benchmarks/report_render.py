@@ -11,11 +11,13 @@ from pathlib import Path
 import baseline_rdflib as baseline
 from bench_harness import fmt_ms, fmt_s, rel_path
 from bench_stages import OUR_STAGES, RATIOS, STORE_STAGES
+from report_commands import commands_section
 from report_floors import floors
 from report_profile import profile_section
 from report_sections import (common_query_totals, endpoint_section, noise_paragraph, query_table, reading_section,
                              skipped_notes)
 from report_summary import changed_count, per_record_ms, stage_records, summarise
+from validation_engines import report_section as validation_section
 
 
 def render_report(results: dict, results_path: Path, report_path: Path, plot_path: Path) -> str:
@@ -25,7 +27,8 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     lines = [*header_lines(results, results_path), *data_lines(results, summary, sizes), *floor_lines(results),
              reading_section(results, summary, sizes), *stage_lines(results, summary, sizes),
              *ratio_lines(summary, sizes), *plot_lines(plot_path), query_table(results, summary, sizes),
-             profile_section(results), endpoint_section(), *reproduce_lines(results["meta"]["command"])]
+             *[s for s in (commands_section(results),) if s], profile_section(results), endpoint_section(),
+             *[s for s in (validation_section(),) if s], *reproduce_lines(results["meta"]["command"])]
     text = "\n".join(lines)
     report_path.write_text(text, encoding="utf-8")
     return text

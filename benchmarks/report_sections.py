@@ -200,4 +200,14 @@ def endpoint_section() -> str:
         f"From [`results/serve.md`](results/serve.md) (`benchmarks/serve_load.py`, run on its own; it is not a "
         f"stage of this harness). {run}", "", *table, "",
         "The same file compares it, in the same sitting, with the http.server stack of before and with the "
-        "figures of 2026-11-29.", ""])
+        "figures of 2026-11-29.", "", *_against_oxigraph()])
+
+
+def _against_oxigraph() -> list[str]:
+    """The section benchmarks/serve_vs_oxigraph.py writes, from its results file (if run)."""
+    results = BENCH / "results" / "serve_vs_oxigraph.md"
+    if not results.is_file():
+        return []
+    from serve_vs_oxigraph_report import report_section
+
+    return [report_section(results), ""]

@@ -28,6 +28,14 @@ process, ``--repeats`` times (sizes of ``--large-size`` records or more: at most
   the floor the exports are compared with (sizes up to ``--export-max``);
 * ``validate-dask``: ``validate`` with ``scheduler=`` a LocalCluster of two single-thread
   worker processes, started before the timer (sizes up to ``--dask-max``).
+* ``commands`` (first repeat): kg as a user runs it, whole commands on the store the ingest
+  built: every named query, ``kg info`` and ``kg validate --record`` of the changed records,
+  each after a warm-up, ``--command-runs`` times (``benchmarks/stage_commands.py``);
+* ``build-vs-bulk-load`` (first repeat): ``kg ingest`` of the catalog into a new store against a
+  ``python -c`` that bulk-loads the same quads into a new on-disk pyoxigraph store, whole
+  commands in turn (``--build-rounds`` pairs; ``--large-build-rounds`` from ``--large-size``);
+  ``bundled-vs-bulk-load``: the same for the bundled catalog (at the first size;
+  ``--bundled-rounds`` pairs).
 
 Baselines on the same data, in the same run:
 
@@ -46,7 +54,7 @@ Baselines on the same data, in the same run:
   ``bulk-load-merged``: ``bulk_load`` then ``Store.optimize``, the merge of the load's files
   that a build does before it commits (the same end state as the ingest's store).
 
-``store-dump-nquads``, ``validate-dask`` and the bulk loads do not run in ``--quick``.
+``store-dump-nquads``, ``validate-dask``, the bulk loads and the whole commands do not run in ``--quick``.
 
 Every child reports wall time, CPU time (its own and its worker processes'), peak
 RSS (``ru_maxrss``: the process peak, so it includes what a stage loaded before
@@ -102,7 +110,7 @@ __all__ = ["CHANGED", "DEFAULT_SEED", "DEFAULT_WORK", "GENERATOR", "changed_inde
            "QUICK_SUBSET", "QUICK_RDFLIB_QUERY_TIMEOUT", "plan", "baseline_plan", "chosen_steps", "parse_args", "main"]
 
 
-def plan(size: int, args: argparse.Namespace) -> list[tuple[str, dict]]:
+def plan(size: int, args: argparse.Namespace, repeat: int = 0) -> list[tuple[str, dict]]:
     """(stage, extra spec) in the order they run for one repeat at ``size``."""
     steps: list[tuple[str, dict]] = [("ingest", {})]
     if size <= args.full_validate_max:
@@ -113,7 +121,15 @@ def plan(size: int, args: argparse.Namespace) -> list[tuple[str, dict]]:
         steps += [] if args.quick else [("store-dump-nquads", {})]
     if size <= min(args.full_validate_max, args.dask_max) and not args.quick:
         steps.append(("validate-dask", {}))
-    steps += [("queries", {}), ("analyse", {}), ("reingest-100", {}), ("validate-incremental", {})]
+    steps += [("queries", {}), ("analyse", {})]
+    if not args.quick and repeat == 0:  # whole commands on the store the ingest built, before it changes
+        steps.append(("commands", {"runs": args.command_runs}))
+    steps += [("reingest-100", {}), ("validate-incremental", {})]
+    if not args.quick and repeat == 0:  # builds against bulk_load, whole commands in turn (a store of their own)
+        rounds = args.build_rounds if size < args.large_size else args.large_build_rounds
+        steps.append(("build-vs-bulk-load", {"rounds": rounds}))
+        if size == min(args.sizes):
+            steps.append(("bundled-vs-bulk-load", {"rounds": args.bundled_rounds}))
     return steps
 
 
@@ -136,7 +152,7 @@ def baseline_plan(size: int, repeat: int, args: argparse.Namespace) -> list[tupl
 def chosen_steps(size: int, repeat: int, args: argparse.Namespace) -> list[tuple[str, str, dict]]:
     """(implementation, stage, extra spec) of one repeat at ``size``: kg's stages, then the baselines, as the
     options choose them."""
-    chosen = [("kg", s, e) for s, e in plan(size, args)] if not args.baselines_only else []
+    chosen = [("kg", s, e) for s, e in plan(size, args, repeat)] if not args.baselines_only else []
     if not args.no_baselines:
         chosen += [("baseline", s, e) for s, e in baseline_plan(size, repeat, args)]
     return [step for step in chosen if not args.stages or step[1] in args.stages]
@@ -177,6 +193,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--changed", type=int, default=None, metavar="N",
                     help=f"records changed for reingest-100 and validate-incremental (default {CHANGED}; "
                          f"--quick: {QUICK_CHANGED})")
+    ap.add_argument("--command-runs", type=int, default=3,
+                    help="timed runs of each whole command of the commands stage, after a warm-up (default %(default)s)")
+    ap.add_argument("--build-rounds", type=int, default=3,
+                    help="pairs of whole commands (kg ingest, bulk_load) of build-vs-bulk-load (default %(default)s)")
+    ap.add_argument("--large-build-rounds", type=int, default=1, help="the same from --large-size (default %(default)s)")
+    ap.add_argument("--bundled-rounds", type=int, default=5,
+                    help="pairs of whole commands of bundled-vs-bulk-load (default %(default)s)")
     ap.add_argument("--stages", default="", help="only these stages (comma-separated)")
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--baselines-only", action="store_true")

@@ -20,8 +20,13 @@ def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
     """Values for the required parameters of a named query (None: cannot fill one)."""
     values: dict[str, str] = {}
     id_values = iter(ids)
+    names = [p.name for p in query.params]
     for param in query.params:
-        if param.optional or param.default is not None:
+        either = getattr(param, "either", None)
+        if either in names:  # exactly one of a pair (``or=``): the first of the two is filled
+            if names.index(either) < names.index(param.name):
+                continue
+        elif param.optional or param.default is not None:
             continue
         name = param.name.lower()
         if param.type in ("system", "iri") or name in ("id", "a", "b", "system", "source", "target"):

@@ -41,9 +41,9 @@ Validate some records (all of them when ``records`` is not given):
 Ask a named query, parameters given as text and bound (never pasted into SPARQL):
 
 >>> rows = kg.query(store, "substrate-risk", {"system": "openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com"})
->>> len(rows), rows[0]["target_name"].value
+>>> len(rows), rows[0]["target_name"]                 # rows of plain Python values
 (51, 'OpenAI GPT family (GPT-5 / GPT-4o / o3 / o4)')
->>> sorted({int(row["length"].value) for row in rows})     # hops to the model: direct, or through another system
+>>> sorted({row["length"] for row in rows})               # hops to the model: direct, or through another system
 [1, 2]
 
 Graph measures, and the NetworkX graphs behind them:
@@ -191,9 +191,12 @@ def query(store: "GraphStore | Endpoint", name: str | NamedQuery, params: Mappin
     """Run a named query from ``queries/`` (or the path of a ``.rq`` file), as ``kg query`` does.
 
     ``params`` maps parameter names to text values, checked against the types declared
-    in the query's header and bound as RDF terms. SELECT gives a list of rows (dicts of
-    variable name -> pyoxigraph term; unbound variables left out), ASK a bool,
-    CONSTRUCT a list of triples. :func:`named_queries` lists the queries. An id or a name
+    in the query's header and bound as RDF terms. SELECT gives :class:`kg.rows.Rows`: a list
+    of rows, each a dict of every column -> a plain Python value (int, float, bool,
+    ``datetime.date``/``datetime``, str; an IRI as :class:`kg.rows.IRI`, a str; None when
+    unbound), with the pyoxigraph terms in ``.terms`` and ``.to_pandas()`` /
+    ``.to_polars()`` when that library is installed; ASK gives a bool, CONSTRUCT a list
+    of triples. :func:`named_queries` lists the queries. An id or a name
     that names no system (or several) is :class:`NotFound`, never an empty answer.
 
     >>> import kg
@@ -214,7 +217,7 @@ def named_queries() -> list[NamedQuery]:
 
     >>> import kg
     >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
-    ['system', 'direct']
+    ['system', 'vendor', 'direct']
     """
     from .queries import listing
 
@@ -266,7 +269,7 @@ _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
     "validate": "validation", "ValidationReport": "validation", "push": "pushes", "PushReport": "pushes",
-    "log": "history", "diff": "history", "Changeset": "history", "checkout": "rebuild", "Checkout": "rebuild",
+    "log": "history.log", "diff": "history", "Changeset": "history", "checkout": "rebuild", "Checkout": "rebuild",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -274,7 +277,8 @@ _LAZY = {
 if TYPE_CHECKING:
     from .analyse import Analysis, analyze, license_graph, protocol_graph, system_graph, vendor_graph
     from .exports import EXPORT_FORMATS, export
-    from .history import Changeset, diff  # log: found through __getattr__ (mypy takes it for kg.history.log)
+    from .history import Changeset, diff
+    from .history.log import log
     from .pushes import PushReport, push
     from .rebuild import Checkout, checkout
     from .sources import bundled_paths

@@ -31,6 +31,8 @@ from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
 
+import searching  # tests/searching.py: the words matcher of search and find, written from its definition
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 
@@ -360,14 +362,14 @@ def _find_facts(rid: str, record: dict) -> dict:
     taxonomy = {axis: {item["value"] for item in (record.get("taxonomy") or {}).get(axis) or []} for axis in FIND_AXES}
     desc = _text_cell(record, "desc")
     return {"id": rid, "name": record["name"], "tier": record["tier"], "open": open_source, "deployment": deployment,
-            "modes": modes, "sections": sections, "taxonomy": taxonomy,
+            "modes": modes, "sections": sections, "taxonomy": taxonomy, "record": record,
             "text": [_fold(rid), _fold(record["name"]), _fold(desc[0]) if desc else ""]}
 
 
 def _find_matches(f: dict, facets: dict) -> bool:
     """Whether a record's facts (:func:`_find_facts`) pass every facet given, as find means them."""
-    if "text" in facets and not any(_fold(facets["text"]) in t for t in f["text"]):
-        return False
+    if "text" in facets and searching.match(facets["text"], f["id"], f["record"]) is None:
+        return False  # the words matcher of search and find (tests/searching.py)
     if "open" in facets and f["open"] != (facets["open"] == "true"):
         return False
     if "selfhost" in facets and (f["deployment"] in ("self-hosted", "both")) != (facets["selfhost"] == "true"):
@@ -385,14 +387,23 @@ def _find_matches(f: dict, facets: dict) -> bool:
     return all(facets[axis] in f["taxonomy"][axis] for axis in FIND_AXES if axis in facets)
 
 
+def _find_order(f: dict, facets: dict) -> tuple:
+    """find's order: by tier and name; with a text, its hits ranked as search ranks them first."""
+    rank: tuple = ()
+    if facets.get("text") is not None:
+        found = searching.match(facets["text"], f["id"], f["record"])
+        rank = (0, 0) if found is None else (found[0], -found[1])
+    return (*rank, f["tier"], f["name"].lower(), f["id"])
+
+
 @pytest.fixture(scope="session")
 def find_oracle(expected_records):
     """find's answers from the bundled JSON: ``facts`` (one dict per record), ``matches(facts,
-    facets)``, ``fold(text)`` and the taxonomy ``axes``."""
+    facets)``, ``order(facts, facets)`` (a sort key), ``fold(text)`` and the taxonomy ``axes``."""
     from types import SimpleNamespace
 
     return SimpleNamespace(facts=[_find_facts(rid, record) for rid, record in expected_records.items()],
-                           matches=_find_matches, fold=_fold, axes=FIND_AXES)
+                           matches=_find_matches, order=_find_order, fold=_fold, axes=FIND_AXES)
 
 
 # ---------------------------------------------------------------------------

@@ -291,16 +291,13 @@ def fold(text: str) -> str:
 
 
 def holds(record: dict, text: str) -> bool:
-    """find's text facet: in the id, name or description, folded."""
-    desc = record["cells"].get("desc", {}).get("value")
-    fields = [record["id"], record["name"]] + ([desc] if isinstance(desc, str) else [])
-    return any(fold(text) in fold(f) for f in fields)
+    """find's text facet and the search query's text: one words matcher (tests/searching.py)."""
+    import searching
+
+    return searching.match(text, record["id"], record) is not None
 
 
-def search_holds(record: dict, text: str) -> bool:
-    """The search query's text: in the id, name, description or claims, folded."""
-    fields = [record["id"], record["name"]] + [record["cells"].get(c, {}).get("value") for c in ("desc", "claims")]
-    return any(isinstance(f, str) and fold(text) in fold(f) for f in fields)
+search_holds = holds
 
 
 def facet_links(page: Page, param: str) -> dict[str, str]:
@@ -313,7 +310,7 @@ def facet_links(page: Page, param: str) -> dict[str, str]:
 
 def test_index_in_a_browser(server, expected_records):
     url, folder = server
-    page = rendered(f"{url}/id/system/", folder / "profile", folder / "index.png")
+    page = rendered(f"{url}/id/system/?limit=1000", folder / "profile", folder / "index.png")
     assert page.h1 == "Systems"
     assert sorted(listed(page)) == sorted(expected_records)
     assert ("input", "text") in page.fields
@@ -325,7 +322,7 @@ def test_index_in_a_browser(server, expected_records):
 
 def test_search_in_a_browser(server, expected_records):
     url, folder = server
-    page = rendered(f"{url}/id/system/?text=graph", folder / "profile", folder / "index-search.png")
+    page = rendered(f"{url}/id/system/?text=graph&limit=1000", folder / "profile", folder / "index-search.png")
     want = {i for i, r in expected_records.items() if holds(r, "graph")}
     assert len(want) > 20 and set(listed(page)) == want
     assert page.inputs["text"]["value"] == "graph"
@@ -344,7 +341,7 @@ def test_a_facet_in_a_browser(server, expected_records):
     links = {parse_qs(href[1:])["section"][0]: href for href, _ in index.links  # the text kept, a section added
              if href.startswith("?") and set(parse_qs(href[1:])) == {"text", "section"}}
     label = sorted(links)[0]
-    page = rendered(f"{url}/id/system/{links[label]}", folder / "profile", folder / "index-facet.png")
+    page = rendered(f"{url}/id/system/{links[label]}&limit=1000", folder / "profile", folder / "index-facet.png")
     want = {i for i, r in expected_records.items()
             if any(label.lower() in n.lower() for n in names(r)) and holds(r, "memory")}
     assert want and set(listed(page)) == want
@@ -363,3 +360,195 @@ def test_query_form_with_parameters_in_a_browser(server, expected_records):
     assert 10 < len(want) < 50
     assert {row[0] for row in page.sections["Results"]} == want
     assert {row[1] for row in page.sections["Results"]} == {expected_records[i]["name"] for i in want}
+
+
+# ---------------------------------------------------------------------------
+# Driven pages: Chromium over the DevTools protocol (its pipe: stdlib only, no WebSocket)
+
+
+def _onto_3_and_4(read: int, write: int) -> None:
+    """In the child: Chromium's pipe ends as its file descriptors 3 (it reads) and 4 (it writes)."""
+    read, write = os.dup(read), os.dup(write)  # out of the way of 3 and 4 first
+    os.dup2(read, 3)
+    os.dup2(write, 4)
+
+
+class Browser:
+    """Headless Chromium driven over ``--remote-debugging-pipe`` (JSON messages, NUL-ended, on
+    file descriptors 3 and 4): open a page, evaluate JavaScript in it, type, take screenshots,
+    and collect what its console and the Content-Security-Policy reported."""
+
+    def __init__(self, profile: Path) -> None:
+        import json
+
+        self.json = json
+        ours_in, chrome_out = os.pipe()  # Chromium writes on its fd 4
+        chrome_in, ours_out = os.pipe()  # Chromium reads on its fd 3
+        self.process = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
+             f"--window-size={WIDTH},{HEIGHT}", "--remote-debugging-pipe", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=tuple({3, 4, chrome_in, chrome_out}), preexec_fn=lambda: _onto_3_and_4(chrome_in, chrome_out))
+        os.close(chrome_in)
+        os.close(chrome_out)
+        self.reader, self.writer = os.fdopen(ours_in, "rb"), os.fdopen(ours_out, "wb")
+        self.counter, self.buffer, self.events, self.session = 0, b"", [], None
+
+    def send(self, method: str, **params):
+        self.counter += 1
+        message = {"id": self.counter, "method": method, "params": params}
+        if self.session and not method.startswith("Target."):
+            message["sessionId"] = self.session
+        self.writer.write(self.json.dumps(message).encode() + b"\0")
+        self.writer.flush()
+        while True:
+            answer = self._next()
+            if answer.get("id") == self.counter:
+                assert "error" not in answer, answer
+                return answer.get("result", {})
+            self.events.append(answer)
+
+    def _next(self) -> dict:
+        while b"\0" not in self.buffer:
+            chunk = os.read(self.reader.fileno(), 1 << 16)
+            assert chunk, "Chromium closed its pipe"
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return self.json.loads(message)
+
+    def open(self, url: str) -> None:
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
+            self.send(domain)
+        self.send("Page.navigate", url=url)
+        self.wait("document.readyState === 'complete'")
+
+    def eval(self, expression: str):
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        assert "exceptionDetails" not in result, result
+        return result["result"].get("value")
+
+    def wait(self, condition: str, seconds: float = 30) -> None:
+        import time
+
+        deadline = time.monotonic() + seconds
+        while not self.eval(f"!!({condition})"):
+            assert time.monotonic() < deadline, f"never true: {condition}"
+            time.sleep(0.1)
+
+    def screenshot(self, path: Path) -> None:
+        import base64
+
+        path.write_bytes(base64.b64decode(self.send("Page.captureScreenshot", format="png")["data"]))
+        keep(path)
+
+    def problems(self) -> list[str]:
+        """What the console and the security checks reported as errors (CSP refusals among them)."""
+        found = []
+        for event in self.events:
+            params = event.get("params", {})
+            entry = params.get("entry") if event.get("method") == "Log.entryAdded" else None
+            if entry and entry.get("level") == "error":
+                found.append(entry.get("text", "") + " " + entry.get("url", ""))
+            if event.get("method") == "Runtime.exceptionThrown":
+                found.append(str(params.get("exceptionDetails", {}).get("text")))
+        return found
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close")
+        except (AssertionError, OSError):
+            pass
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def browser(server):
+    _, folder = server
+    driven = Browser(folder / "driven-profile")
+    try:
+        yield driven
+    finally:
+        driven.close()
+
+
+def test_the_walk_index_system_ontology_editor_chart(server, browser, expected_records, find_oracle):
+    """The issue's walk: the index (paged) -> a system -> the ontology term of one of its
+    properties -> a query in the editor (with completion of an ontology term) -> a chart of its
+    results; every step checked against the JSON, nothing refused by the CSP, no script error."""
+    import json
+
+    url, folder = server
+    every = sorted(find_oracle.facts, key=lambda f: (f["tier"], f["name"].lower(), f["id"]))
+    browser.open(f"{url}/id/system/")
+    ids = browser.eval("[...document.querySelectorAll('table.systems tbody tr td:first-child a')]"
+                       ".map(a => a.getAttribute('href').split('/').pop())")
+    assert ids == [f["id"] for f in every[:100]]
+    browser.screenshot(folder / "walk-1-index.png")
+    browser.eval("document.querySelector('a[rel=next]').click()")
+    browser.wait("location.search.includes('offset=100')")
+    browser.wait("document.readyState === 'complete' && document.querySelector('table.systems')")
+    second = browser.eval("[...document.querySelectorAll('table.systems tbody tr td:first-child a')]"
+                          ".map(a => a.getAttribute('href').split('/').pop())")
+    assert second == [f["id"] for f in every[100:200]]
+    # a system of the second page, and the ontology term of its tier property
+    system = second[0]
+    browser.eval(f"document.querySelector('a[href=\"/id/system/{system}\"]').click()")
+    browser.wait(f"location.pathname.endsWith('/{system}') && document.readyState === 'complete'")
+    assert browser.eval("document.querySelector('h1').textContent") == expected_records[system]["name"]
+    shown = browser.eval("[...document.querySelectorAll('table.kv td:first-child')].map(td => td.textContent)")
+    assert "search text" not in shown and "taxonomy text" not in shown and "protocol support text" not in shown
+    browser.screenshot(folder / "walk-2-system.png")
+    browser.eval("document.querySelector('a[href=\"/ontology#tier\"]').click()")
+    browser.wait("location.pathname === '/ontology' && location.hash === '#tier'")
+    browser.wait("document.readyState === 'complete' && document.getElementById('tier')")
+    assert browser.eval("document.querySelector('#tier h3 a').textContent") == "kg:tier"
+    browser.screenshot(folder / "walk-3-ontology.png")
+    # the editor: YASGUI from this origin, completing an ontology term
+    browser.eval("document.querySelector('header nav a[href=\"/\"]').click()")
+    browser.wait("window.kgYasgui && window.kgYasgui.getTab() && window.kgYasgui.getTab().getYasqe()")
+    query = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+             "SELECT ?tier (COUNT(?s) AS ?systems) WHERE { ?s kg:tie")
+    editor = "window.kgYasgui.getTab().getYasqe()"
+    browser.eval(f"{editor}.setValue({json.dumps(query)})")
+    browser.eval(f"{editor}.focus(); {editor}.setCursor({{line: 1, ch: 1000}}); {editor}.autocomplete()")
+    browser.wait("document.querySelector('.CodeMirror-hints')")
+    hints = browser.eval("[...document.querySelectorAll('.CodeMirror-hint')].map(h => h.textContent)")
+    assert "kg:tier" in hints, hints
+    browser.screenshot(folder / "walk-4-completion.png")
+    full = query + "r ?tier } GROUP BY ?tier ORDER BY ?tier"
+    browser.eval(f"{editor}.setValue({json.dumps(full)}); {editor}.query().then(() => true, () => true)")
+    browser.wait("document.querySelectorAll('.yasr table.dataTable tbody tr').length >= 5")
+    rows = browser.eval("[...document.querySelectorAll('.yasr table.dataTable tbody tr')].map(tr =>"
+                        " [...tr.querySelectorAll('td')].slice(1).map(td => td.textContent.trim()))")
+    want = Counter(r["tier"] for r in expected_records.values())
+    number = lambda cell: int(re.match(r'"?(\d+)', cell).group(1))  # noqa: E731 - a cell is "5"^^xsd:integer
+    assert [(number(t), number(n)) for t, n in rows] == sorted(want.items())
+    browser.eval("window.kgYasgui.getTab().getYasr().selectPlugin('chart')")
+    browser.wait("document.querySelectorAll('.kg-chart rect.kg-chart-bar').length === 5")
+    bars = browser.eval("[...document.querySelectorAll('.kg-chart .kg-chart-value')].map(t => Number(t.textContent))")
+    assert bars == [n for _, n in sorted(want.items())]
+    browser.screenshot(folder / "walk-5-chart.png")
+    assert browser.problems() == []
+
+
+def test_errors_are_pages_in_a_browser(server, browser):
+    """A 404 and a 400 seen as pages: the status, the site's navigation, the query kept."""
+    url, folder = server
+    browser.open(f"{url}/id/system/no-such-system")
+    assert browser.eval("document.querySelector('h1').textContent") == "404 Not Found"
+    assert browser.eval("document.querySelectorAll('header nav a').length") >= 3
+    browser.screenshot(folder / "error-404.png")
+    bad = "SELECT ?s WHERE { ?s ?p }}"
+    browser.open(f"{url}/sparql?{urlencode({'query': bad})}")
+    assert browser.eval("document.querySelector('h1').textContent") == "400 Bad Request"
+    assert browser.eval("document.querySelector('textarea[name=query]').value") == bad
+    browser.screenshot(folder / "error-400.png")
+    browser.open(f"{url}/id/system/?tier=abc")
+    assert browser.eval("document.querySelector('p.error').textContent") == "Tier must be a whole number, such as 1."

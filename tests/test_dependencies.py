@@ -38,11 +38,6 @@ INTERNAL_IMPORTS = {
     "rdflib.plugins.sparql.algebra": ("rdflib", "test_rdflib_sparql_algebra_canary"),
     "rdflib.plugins.sparql.parser": ("rdflib", "test_rdflib_sparql_algebra_canary"),
     "rdflib.plugins.sparql.parserutils": ("rdflib", "test_rdflib_sparql_algebra_canary"),
-    "pyshacl.constraints": ("pyshacl", "test_pyshacl_internals_canary"),
-    "pyshacl.constraints.constraint_component": ("pyshacl", "test_pyshacl_internals_canary"),
-    "pyshacl.shape": ("pyshacl", "test_pyshacl_internals_canary"),
-    "pyshacl.shapes_graph": ("pyshacl", "test_pyshacl_internals_canary"),
-    "pyshacl.graph_abstraction": ("pyshacl", "test_pyshacl_internals_canary"),
 }
 # Submodules that are the packages' documented API (not internals).
 PUBLIC_SUBMODULES = {
@@ -188,13 +183,11 @@ def test_a_package_whose_internals_kg_uses_has_an_upper_pin_the_installed_versio
         f"{distribution} {installed} is outside the pin {specifier}: the canaries ran on an untested version")
 
 
-def test_pyshacls_pin_is_the_speed_ups_tested_range():
-    from kg.validation import speedups
-
+def test_pyshacl_is_pinned_below_no_release():
+    """kg uses pySHACL's public API only (``pyshacl.validate``, unpatched): no upper pin holds it back."""
     (spec,) = [Requirement(t).specifier for t in PROJECT["dependencies"] if Requirement(t).name == "pyshacl"]
-    low, high = (".".join(map(str, bound)) for bound in speedups.TESTED)
-    assert spec.contains(low) and not spec.contains(high), (
-        f"pyproject pins pyshacl {spec}, the speed-ups were tested on {speedups.TESTED_TEXT}: move them together")
+    assert not any(s.operator in ("<", "<=", "~=", "==") for s in spec), f"pyshacl pinned {spec}: nothing needs it"
+    assert spec.contains(version("pyshacl"))
 
 
 # uvicorn: kg serve's connection caps subclass H11Protocol ------------------------------
@@ -353,41 +346,20 @@ def test_rdflib_sparql_algebra_canary():
     assert "Graph" in {n.name for n in _nodes(scoped["where"])}, recheck
 
 
-# pySHACL: the speed-ups of the split run -------------------------------------------------
+# pySHACL: its public API only (kg validate --engine pyshacl, SHACL-SPARQL shapes) ------------
 
-_PYSHACL_RECHECK = ("re-check kg/validation/speedups.py against pySHACL {}, then move its TESTED range "
-                    "and the pyshacl pin in pyproject.toml together")
-
-
-def test_pyshacl_internals_canary():
-    """The internals the speed-ups patch or call, present with the shapes they had; and the
-    patched parameter map is the one pySHACL reads (each constraint built once per shape)."""
-    import pyshacl.shape as shape_module
+def test_pyshacl_public_api_canary():
+    """The public call kg makes (``kg validate --engine pyshacl``, SHACL-SPARQL shapes): pyshacl.validate
+    with these keywords returns (conforms, report graph, text), the report graph in the W3C vocabulary."""
+    import pyshacl
     import rdflib
-    from pyshacl import Validator
-    from pyshacl.constraints import ALL_CONSTRAINT_PARAMETERS, CONSTRAINT_PARAMETERS_MAP
-    from pyshacl.constraints.constraint_component import ConstraintComponent
-    from pyshacl.graph_abstraction import DataGraph
-    from pyshacl.shapes_graph import ShapesGraph
-
-    from kg.validation import speedups
-
-    recheck = _PYSHACL_RECHECK.format(version("pyshacl"))
-    assert isinstance(CONSTRAINT_PARAMETERS_MAP, dict) and isinstance(ALL_CONSTRAINT_PARAMETERS, list), recheck
-    assert "make_v_result_description" in vars(ConstraintComponent), recheck
-    assert "'CONSTRAINT_PARAMS'" in inspect.getsource(shape_module), (
-        f"pySHACL no longer reads the CONSTRAINT_PARAMS cache the speed-ups replace: {recheck}")
-    assert isinstance(inspect.getattr_static(Validator, "create_validation_report"), classmethod), recheck
-    assert list(inspect.signature(Validator.create_validation_report).parameters) == [
-        "sg", "conforms", "results"], recheck
-    assert isinstance(inspect.getattr_static(ShapesGraph, "shapes"), property), recheck
-    assert callable(getattr(DataGraph, "from_rdflib", None)), recheck
 
     shapes = rdflib.Graph().parse(format="turtle", data="""
         @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <urn:ex:> .
         ex:S a sh:NodeShape ; sh:targetClass ex:T ; sh:property [ sh:path ex:p ; sh:minCount 1 ] .""")
     data = rdflib.Graph().parse(format="turtle", data="<urn:a> a <urn:ex:T> . <urn:b> a <urn:ex:T> .")
-    results = speedups.FastRun(shapes)(data)
-    assert len(results) == 2, (results, recheck)
-    assert any(built.built for built in speedups._shortcut_map().values()), (
-        f"the patched constraint map was never used: {recheck}")
+    conforms, report, text = pyshacl.validate(data, shacl_graph=shapes, inference="none", advanced=False,
+                                              allow_warnings=False)
+    sh = rdflib.Namespace("http://www.w3.org/ns/shacl#")
+    assert conforms is False and isinstance(text, str)
+    assert len(list(report.objects(None, sh.result))) == 2

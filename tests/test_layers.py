@@ -19,7 +19,7 @@ KG = Path(__file__).resolve().parent.parent / "kg"
 # A module is placed by the longest name below that it is or starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.outpaths", "kg.output", "kg.background",
-              "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise")),
+              "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters", "kg.rows")),
     ("records", ("kg.records",)),  # the record model: what the readers make, so below them
     ("sources", ("kg.sources",)),
     ("mapping", ("kg.mapping",)),

@@ -495,8 +495,10 @@ def test_system_page_turtle_and_jsonld(app, expected, edges_file, iris):
 
 def test_unknown_and_invalid_ids_are_404(app):
     for path in ("/id/system/no-such-system", "/id/system/Not_An_Id", "/system/%3Cscript%3E", "/id/vendor/nope"):
-        status, headers, body = fetch(app.url + path, accept="text/html")
+        status, headers, body = fetch(app.url + path, accept="application/json")
         assert status == 404 and json.loads(body)["error"] == "not-found"
+        status, headers, body = fetch(app.url + path, accept="text/html")  # a browser: the same as a page
+        assert status == 404 and headers["Content-Type"].startswith("text/html") and b"<h1>404 Not Found</h1>" in body
 
 
 def test_other_resources_dereference(app, iris):
@@ -530,14 +532,15 @@ def test_query_page(app):
     assert re.search(r'<form method="post" action="/sparql"', text)
     assert '<textarea name="query"' in text
     page = links(body)
-    assert page.tags["script"] == 0 and page.tags["link"] == 0 and page.srcs == []
+    assert page.tags["script"] == 2 and page.tags["link"] == 1  # the editor, from this origin's /static/
+    assert page.srcs == ["/static/yasgui/yasgui.min.js", "/static/editor.js"]
     assert all(h.startswith("/") for h in page.hrefs)  # no CDN, no external asset
     example = fetch(app.url + "/?example=info")[2].decode("utf-8")
     assert "void:classPartition ?part" in example
 
 
 def test_query_page_form_post_gives_html_results(app, expected):
-    form = urllib.parse.urlencode({"query": TIER_ONE, "format": "html"}).encode()
+    form = urllib.parse.urlencode({"query": TIER_ONE, "format": "html", "limit": "1000"}).encode()
     status, headers, body = fetch(app.url + "/sparql", data=form, ctype="application/x-www-form-urlencoded",
                                   accept="text/html,application/xhtml+xml,*/*;q=0.8")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
@@ -663,34 +666,35 @@ def _index_ids(text: str) -> list[str]:
 
 
 def test_index_lists_every_system_and_filters_by_facets(app, expected):
-    status, headers, body = fetch(app.url + "/id/system/", accept="text/html")
+    status, headers, body = fetch(app.url + "/id/system/?limit=1000", accept="text/html")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     text = body.decode("utf-8")
     assert _shown_count(text) == (len(expected), len(expected))
     assert sorted(_index_ids(text)) == sorted(expected)
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co" in text and "<script" not in text
     for tier in (1, 5):
-        page = fetch(app.url + f"/id/system/?tier={tier}", accept="text/html")[2].decode()
+        page = fetch(app.url + f"/id/system/?tier={tier}&limit=1000", accept="text/html")[2].decode()
         want = sorted(i for i, r in expected.items() if r["tier"] == tier)
         assert sorted(_index_ids(page)) == want and _shown_count(page) == (len(want), len(expected))
         assert f'data-value="{tier}" aria-current="true">{tier} <span class="n">({len(want)})</span></a>' in page
-    assert fetch(app.url + "/id/system", accept="text/html")[2] == body  # with or without the slash
+    assert fetch(app.url + "/id/system?limit=1000", accept="text/html")[2] == body  # with or without the slash
 
 
 def test_index_text_is_finds_text_bound(app, expected, find_oracle):
-    """The index's text is find's (id, name or description; case, spacing and accents folded), bound."""
+    """The index's text is find's (its words matcher: tests/searching.py), bound."""
+    import searching
+
     def holds(record: dict, text: str) -> bool:
-        desc = record["cells"].get("desc", {}).get("value")
-        fields = [record["id"], record["name"]] + ([desc] if isinstance(desc, str) else [])
-        return any(find_oracle.fold(text) in find_oracle.fold(f) for f in fields)
+        return searching.match(text, record["id"], record) is not None
 
     for text in ("graph", "  Memory ", "'; DROP ALL #"):
-        page = fetch(app.url + "/id/system/?" + urllib.parse.urlencode({"text": text}), accept="text/html")[2].decode()
+        page = fetch(app.url + "/id/system/?" + urllib.parse.urlencode({"text": text, "limit": 1000}),
+                     accept="text/html")[2].decode()
         assert set(_index_ids(page)) == {i for i, r in expected.items() if holds(r, text)}, text
 
 
 def test_index_negotiates_like_every_entity(app, expected):
-    status, headers, body = fetch(app.url + "/id/system/?tier=1", accept="text/turtle")
+    status, headers, body = fetch(app.url + "/id/system/?tier=1&limit=1000", accept="text/turtle")
     assert status == 200 and headers["Content-Type"].startswith("text/turtle")
     assert "Accept" in headers["Vary"].split(", ")
     graph = rdflib.Graph().parse(data=body, format="turtle")

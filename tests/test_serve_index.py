@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
@@ -49,7 +49,7 @@ def facets_shown(text: str) -> dict[str, dict[str, tuple[int, str]]]:
 
 def expected(find_oracle, facets: dict) -> tuple[list[str], list[dict]]:
     chosen = [f for f in find_oracle.facts if find_oracle.matches(f, facets)]
-    chosen.sort(key=lambda f: (f["tier"], f["name"].lower(), f["id"]))
+    chosen.sort(key=lambda f: find_oracle.order(f, facets))
     return [f["id"] for f in chosen], chosen
 
 
@@ -68,6 +68,11 @@ def test_the_index_is_find_with_its_counts(client, bundled_store, find_oracle, e
     # the counts, from the JSON
     assert counts["tier"] == {str(k): n for k, n in Counter(f["tier"] for f in chosen).items()}
     assert counts["protocol"] == dict(Counter(p for f in chosen for p, m in f["modes"].items() if m in SUPPORT))
+    # a support mode with a protocol chosen is that protocol's (what its link filters), else any protocol's
+    if "protocol" in facets:
+        assert counts["mode"] == dict(Counter(f["modes"][facets["protocol"]] for f in chosen))
+    else:
+        assert counts["mode"] == dict(Counter(m for f in chosen for m in set(f["modes"].values())))
     assert counts["open"] == dict(Counter(str(f["open"]).lower() for f in chosen))
     hostable = Counter(str(f["deployment"] in ("self-hosted", "both")).lower() for f in chosen)
     assert counts["selfhost"] == dict(hostable)
@@ -76,7 +81,7 @@ def test_the_index_is_find_with_its_counts(client, bundled_store, find_oracle, e
     # and the API's answer
     api = find(bundled_store, facets)
     assert [r["id"] for r in api.rows] == ids
-    for param, facet in (("tier", "tier"), ("protocol", "protocol"), ("mode", "mode"), ("vendor", "vendor_name"),
+    for param, facet in (("tier", "tier"), ("protocol", "protocol"), ("vendor", "vendor_name"),
                          ("section", "primary_section"), *((a, a) for a in find_oracle.axes)):
         assert counts.get(param, {}) == dict(api.facets[facet]), param
 
@@ -93,11 +98,76 @@ def test_a_facet_link_narrows_the_list(client, find_oracle):
     assert f'<a href="?{html.escape(urlencode(facets))}" aria-label="remove this filter">' in text
 
 
-@pytest.mark.parametrize("params", [{"protocol": "gopher"}, {"tier": "one"}, {"open": "maybe"}, {"license": "MIT"}])
-def test_a_refused_parameter_gets_finds_own_error(client, bundled_store, params):
-    with pytest.raises(QueryError) as refused:
-        find(bundled_store, params)
+# the index form's own messages (written here by hand), and find's for a parameter it does not have
+@pytest.mark.parametrize("params,message", [
+    ({"protocol": "gopher"}, "Protocol must be one of mcp, a2a, opentelemetry."),
+    ({"tier": "one"}, "Tier must be a whole number, such as 1."), ({"tier": "abc"}, "Tier must be a whole number, such as 1."),
+    ({"open": "maybe"}, "Open source must be true or false."), ({"mode": "x"}, "Support mode must be one of native, "
+                                                                "adapter, client, none, not-applicable, unknown."),
+    ({"limit": "ten"}, "limit must be a whole number of rows (0 or more), not 'ten'"),
+    ({"license": "MIT"}, None),
+])
+def test_a_refused_parameter_gets_the_forms_message(client, bundled_store, params, message):
+    if message is None:
+        with pytest.raises(QueryError) as refused:
+            find(bundled_store, params)
+        message = str(refused.value)
     status, text = page(client, params)
-    assert status == 400 and html.escape(str(refused.value)) in text and listed(text) == []
+    assert status == 400 and f'<p class="error" role="alert">{html.escape(message)}</p>' in text and listed(text) == []
+    assert "invalid literal" not in text and "<form" in text
     answer = client.get("/id/system/?" + urlencode(params), headers={"Accept": "text/turtle"})
-    assert answer.status_code == 400 and str(refused.value) in answer.text
+    assert answer.status_code == 400 and answer.json() == {"error": "bad-parameter", "message": message}
+
+
+def total(client, query: str) -> int:
+    """The index's total for a query string (its JSON)."""
+    answer = client.get("/id/system/" + query + ("&" if "?" in query else "?") + "format=json")
+    assert answer.status_code == 200
+    return answer.json()["total"]
+
+
+@pytest.mark.parametrize("facets", [{"open": "true", "selfhost": "true", "protocol": "mcp"}, {"mode": "adapter"},
+                                    {"protocol": "a2a", "mode": "native"}, {"tier": "2"}])
+def test_every_facet_count_is_what_its_link_finds(client, find_oracle, facets):
+    """The issue's example: on open, self-hostable, MCP systems the support modes counted MCP's mode
+    (the link filters it), not every protocol's; each count is checked against the JSON, and
+    against the list its link gives."""
+    shown = facets_shown(page(client, facets)[1])
+    assert shown["mode"] and shown["protocol"]
+    for param in ("mode", "protocol", "tier", "open"):
+        for value, (count, link) in shown.get(param, {}).items():
+            if facets.get(param) not in (None, value):
+                continue  # another value of a facet already chosen: counted among the rows shown
+            want = expected(find_oracle, dict(parse_qsl(link[1:])))[0]
+            assert count == len(want) == total(client, link), (param, value)
+
+
+def test_the_issues_support_mode_counts(client, find_oracle):
+    facets = {"open": "true", "selfhost": "true", "protocol": "mcp"}
+    ids, chosen = expected(find_oracle, facets)
+    counts = {v: n for v, (n, _) in facets_shown(page(client, facets)[1])["mode"].items()}
+    assert sum(counts.values()) == len(ids)  # one MCP mode each: the counts add up to the list
+    assert counts == dict(Counter(f["modes"]["mcp"] for f in chosen))
+
+
+def test_the_index_is_paged(client, find_oracle, expected_records):
+    """100 rows a page by default, next and previous links (in the page and in Link), the total
+    in the JSON; the pages together are the whole list, in find's order."""
+    every = expected(find_oracle, {})[0]
+    answer = client.get("/id/system/", headers={"Accept": "text/html"})
+    assert listed(answer.text) == every[:100]
+    assert answer.headers["link"] == '<?offset=100&limit=100>; rel="next"'
+    assert '<a href="?offset=100&amp;limit=100" rel="next">' in answer.text
+    assert f'<p class="muted" id="count">{len(every)} of {len(expected_records)} systems</p>' in answer.text
+    seen, url = [], "/id/system/?limit=250&format=json"
+    while url:
+        document = client.get(url).json()
+        assert document["total"] == len(every) and document["limit"] == 250
+        seen += [r["id"] for r in document["rows"]]
+        url = document["next"]
+    assert seen == every
+    last = client.get(f"/id/system/?offset={len(every) - 5}", headers={"Accept": "text/html"})
+    assert listed(last.text) == every[-5:] and 'rel="prev"' in last.text and 'rel="next"' not in last.text
+    assert "next" not in last.headers["link"]
+    # a facet link starts the narrower list at its first page
+    assert "offset" not in facets_shown(client.get("/id/system/?offset=100").text)["tier"]["1"][1]

@@ -49,7 +49,7 @@ def test_every_offer_has_a_content_type():
 
 
 @pytest.mark.parametrize("fmt,accept,expected", [
-    ("csv", "text/html", ("csv", None)), ("html", None, ("html", "html")), ("json", None, ("json", "jsonld")),
+    ("csv", "text/html", ("csv", "html")), ("csv", None, ("csv", None)), ("html", None, ("html", "html")), ("json", None, ("json", "jsonld")),
     ("turtle", None, (None, "turtle")), ("jsonld", None, (None, "jsonld")),
     (None, "text/csv", ("csv", None)), (None, "text/turtle", (None, "turtle")), (None, None, ("json", "turtle")),
 ])
@@ -57,7 +57,23 @@ def test_result_formats(fmt, accept, expected):
     assert result_formats(fmt, accept) == expected
 
 
-@pytest.mark.parametrize("fmt,accept,status", [("png", None, 400), (None, "image/png", 406)])
+# what SPARQLWrapper 2.0 sends (format=, output= and results= beside its Accept): honoured
+@pytest.mark.parametrize("fmt,accept,expected", [
+    ("rdf+xml", "application/rdf+xml", (None, "rdfxml")), ("rdf", "application/rdf+xml", (None, "rdfxml")),
+    ("json-ld", "application/ld+json,application/x-json+ld", (None, "jsonld")),
+    ("n3", "application/turtle,text/turtle,text/rdf+n3", (None, "turtle")),
+    ("turtle", "application/turtle,text/turtle", (None, "turtle")),
+    ("xml", "application/rdf+xml", ("xml", "rdfxml")), ("xml", "application/sparql-results+xml", ("xml", "rdfxml")),
+    ("json", "application/sparql-results+json,application/json", ("json", "jsonld")),
+    ("csv", "text/csv", ("csv", None)), ("tsv", "text/tab-separated-values", ("tsv", None)),
+    ("application/sparql-results+json", None, ("json", None)), ("text/turtle", None, (None, "turtle")),
+    ("nope", "text/csv", ("csv", None)),  # a name nobody knows: Accept decides
+])
+def test_client_format_names(fmt, accept, expected):
+    assert result_formats(fmt, accept) == expected
+
+
+@pytest.mark.parametrize("fmt,accept,status", [("png", None, 400), ("png", "*/*", 400), (None, "image/png", 406)])
 def test_result_formats_refused(fmt, accept, status):
     with pytest.raises(Reply) as refused:
         result_formats(fmt, accept)

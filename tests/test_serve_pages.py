@@ -90,7 +90,10 @@ def test_home_page_has_the_form_and_the_named_queries():
     assert pages.default_query() in text.replace("&lt;", "<").replace("&gt;", ">")
     assert "void:classPartition ?part" in pages.home_page("info", 10, 10).decode()  # the example, in the editor
     page = Tags(text)
-    assert page.tags.count("script") == 0 and page.tags.count("link") == 0  # nothing loaded from elsewhere
+    # the editor's script and style sheet, from this origin only (nothing loaded from elsewhere)
+    loaded = [v for k, v in page.attrs if k in ("src", "href") and v and not v.startswith(("/", "?", "#"))]
+    assert page.tags.count("script") == 2 and page.tags.count("link") == 1 and loaded == []
+    assert ("src", "/static/yasgui/yasgui.min.js") in page.attrs and ("src", "/static/editor.js") in page.attrs
 
 
 def test_resource_page_marks_a_cut_short_list():
@@ -109,8 +112,10 @@ def test_the_csp_forbids_scripts_and_other_origins():
 
 
 def test_service_description_says_whether_updates_are_accepted():
-    assert b"sd:SPARQL11Update" not in pages.service_description("http://h/sparql", False)
-    assert b"sd:SPARQL11Update" in pages.service_description("http://h/sparql", True)
+    from kg.serve.linkeddata import service_description
+
+    assert b"sd:SPARQL11Update" not in service_description("http://h/sparql", False, [], BASE + "dataset", "turtle")
+    assert b"sd:SPARQL11Update" in service_description("http://h/sparql", True, [], BASE + "dataset", "turtle")
 
 
 def test_neighbourhood_picture_labels_every_neighbour_and_tells_edge_types_apart():

@@ -7,10 +7,13 @@ Layout of a running server::
     the ASGI app (asgi: Starlette; create_app() gives it, to run or mount anywhere)
       - Host allow-list, size limits, access log without query strings (asgi), the bearer
         token and content negotiation (routes, negotiation)
-      - hand the work to a pool of query worker *processes* (kg.runtime.pool, shared with kg mcp)
+      - hand the work to a pool of query worker *processes* (kg.runtime.pool, shared with kg mcp),
+        unless the same request was answered before from the store's current generation
+        (kg.runtime.answers)
     query workers (worker: one process each, store opened read-only)
-      - guard (kg.sparql.guard): refuse SERVICE / LOAD / non-local FROM by walking rdflib's
-        algebra (fail closed when rdflib cannot parse the text), then evaluate with pyoxigraph
+      - guard (kg.sparql.guard): refuse SERVICE / LOAD / non-local FROM, read from the tokens of
+        plain SPARQL 1.1, else by walking rdflib's algebra (fail closed when rdflib cannot parse
+        the text), then evaluate with pyoxigraph
       - serialise results, entity pages (HTML from templates by pages, Turtle, JSON-LD,
         N-Triples, RDF/XML)
 

@@ -35,6 +35,7 @@ from ..errors import safe_text
 from . import routes
 from ..runtime.pool import WorkerPool
 from .config import MAX_URL_CHARS, QUERY_WORKER, ServeConfig
+from .errorpages import error_page, is_error, prefers_html
 from .replies import Reply, empty_reply, json_reply
 from .validators import GZIP_MIN, validate, version
 
@@ -142,13 +143,13 @@ def _target(scope: Scope) -> str:
 
 
 def _under(root: str, reply: dict) -> dict:
-    """An HTML answer's local links (``href="/..."``, ``action="/..."``) below the mount
+    """An HTML answer's local links (``href="/..."``, ``action="/..."``, ``src="/..."``) below the mount
     point ``root``. Values in pages are escaped (a quote is ``&quot;``), so only the
     templates' own attributes match."""
     if not root or not str(reply.get("type", "")).startswith("text/html"):
         return reply
     body = reply["body"]
-    for attribute in (b'href="/', b'action="/'):
+    for attribute in (b'href="/', b'action="/', b'src="/'):
         body = body.replace(attribute, attribute[:-1] + root.encode("utf-8") + b"/")
     return {**reply, "body": body}
 
@@ -188,6 +189,8 @@ async def _endpoint(request: Request) -> Response:
     service: Service = request.app.state.service
     started = time.monotonic()
     method = request.method
+    target = "/"
+    routed: _Request | None = None
     try:
         target = _target(request.scope)
         if method == "OPTIONS":
@@ -214,6 +217,9 @@ async def _endpoint(request: Request) -> Response:
         return Response(status_code=400, headers={"Connection": "close"})
     except Exception as err:  # noqa: BLE001 - the server keeps running
         reply = json_reply(500, {"error": "internal-error", "message": safe_text(err, 300)}, {"Connection": "close"})
+    if is_error(reply) and prefers_html(request.headers.get("accept")):
+        text = routes.query_text(routed) if routed is not None else None
+        reply = _under(request.scope.get("root_path") or "", error_page(reply, text))
     return _response(reply, method)
 
 

@@ -9,12 +9,23 @@ them). Here they become the page's facet groups.
 >>> groups = facet_groups(Found([], {"deployment": [("hosted", 3), ("both", 2), ("self-hosted", 1)]}), {})
 >>> [(o["label"], o["count"], o["href"]) for g in groups if g["param"] == "selfhost" for o in g["options"]]
 [('not self-hostable', 3, '?selfhost=false'), ('self-hostable', 3, '?selfhost=true')]
+
+A count is what its link finds: the support modes, with a protocol chosen, are that protocol's.
+
+>>> rows = [{"protocol_support": "mcp:native a2a:none"}, {"protocol_support": "mcp:none a2a:native"}]
+>>> [(o["value"], o["count"]) for o in facet_groups(Found(rows, {}), {"protocol": "mcp"})[3]["options"]]
+[('native', 1), ('none', 1)]
+>>> form_error({"tier": "abc"}), form_error({"open": "yes"}), form_error({"tier": "2"})
+('Tier must be a whole number, such as 1.', 'Open source must be true or false.', None)
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Mapping
 from urllib.parse import urlencode
+
+from .paging import Page
 
 # (title, find parameter, the facet of kg.find.Found it is counted in)
 FACET_GROUPS = (
@@ -30,6 +41,10 @@ TITLES = {param: title for title, param, _ in FACET_GROUPS} | {"text": "Text", "
 _LABELS = {"open": {"true": "open source", "false": "not open source"},
            "selfhost": {"true": "self-hostable", "false": "not self-hostable"}}
 _SELF_HOSTED = ("self-hosted", "both")  # as find's selfhost parameter reads the deployment mode
+SUPPORTING = ("native", "adapter", "client")  # find's protocol=P without a mode: P supported in one of these
+# the values find takes for its typed parameters (find.rq's header), as the index's form says them
+_CHOICES = {"open": ("true", "false"), "selfhost": ("true", "false"), "protocol": ("mcp", "a2a", "opentelemetry"),
+            "mode": ("native", "adapter", "client", "none", "not-applicable", "unknown")}
 
 
 def href(chosen: Mapping[str, str], **change: str | None) -> str:
@@ -48,14 +63,57 @@ def _values(param: str, counts: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return sorted(((v, n) for v, n in found if n), key=lambda kv: (-kv[1], kv[0]))
 
 
+def form_error(chosen: Mapping[str, str]) -> str | None:
+    """The index form's own message for a value its fields do not take (None when all are good):
+    a tier that is not a number, a yes/no that is neither, a choice that is none of them, a page
+    (offset, limit) that is not a count of rows."""
+    for param, choices in _CHOICES.items():
+        value = chosen.get(param)
+        if value is not None and value.strip().lower() not in choices:
+            if choices == ("true", "false"):
+                return f"{TITLES[param]} must be true or false."
+            return f"{TITLES[param]} must be one of {', '.join(choices)}."
+    tier = chosen.get("tier")
+    if tier is not None and not tier.strip().isdigit():
+        return "Tier must be a whole number, such as 1."
+    try:
+        Page.read(chosen)
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+def _readings(row: Mapping[str, Any]) -> dict[str, str]:
+    """A row's support mode per protocol (from its ``protocol_support``, "mcp:native a2a:none")."""
+    pairs = (part.split(":", 1) for part in str(row.get("protocol_support") or "").split() if ":" in part)
+    return {protocol: mode for protocol, mode in pairs}
+
+
+def _protocol_counts(rows: list[Mapping[str, Any]], chosen: Mapping[str, str]) -> dict[str, list[tuple[str, int]]]:
+    """The protocol and support-mode facets counted as their links filter: a mode with a protocol
+    chosen is that protocol's mode (any protocol's without); a protocol with a mode chosen is
+    supported in that mode (natively, by adapter or as a client without)."""
+    protocol, mode = chosen.get("protocol"), chosen.get("mode")
+    protocols: Counter[str] = Counter()
+    modes: Counter[str] = Counter()
+    for row in rows:
+        readings = _readings(row)
+        protocols.update(p for p, m in readings.items() if (m == mode if mode else m in SUPPORTING))
+        modes.update({readings[protocol]} if protocol in readings else set() if protocol else set(readings.values()))
+    return {facet: sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+            for facet, tally in (("protocol", protocols), ("mode", modes))}
+
+
 def facet_groups(found: Any, chosen: Mapping[str, str]) -> list[dict[str, Any]]:
     """For each facet: its title, parameter, chosen value and options (value, label, systems
     among the rows, the link that sets it), most systems first as ``find`` counts them."""
     groups = []
+    counts = {**found.facets, **_protocol_counts(found.rows, chosen)}
+    kept = {k: v for k, v in chosen.items() if k not in ("offset",)}  # a narrower list starts at its first page
     for title, param, facet in FACET_GROUPS:
         options = [{"value": value, "label": _LABELS.get(param, {}).get(value, value), "count": n,
-                    "href": href(chosen, **{param: value}), "selected": chosen.get(param) == value}
-                   for value, n in _values(param, found.facets.get(facet, []))]
+                    "href": href(kept, **{param: value}), "selected": chosen.get(param) == value}
+                   for value, n in _values(param, counts.get(facet, []))]
         groups.append({"title": title, "param": param, "chosen": chosen.get(param), "options": options,
-                       "drop": href(chosen, **{param: None})})
+                       "drop": href(kept, **{param: None})})
     return groups

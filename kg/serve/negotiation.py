@@ -28,20 +28,21 @@ GRAPH_OFFERS = [
 ]
 ENTITY_OFFERS = [("html", "text/html"), ("html", "application/xhtml+xml")] + [
     offer for offer in GRAPH_OFFERS if offer[0] != "html"]
-# /sparql without a query: the service description, or the query page for a browser
-DESCRIPTION_OFFERS = [("turtle", "text/turtle"), ("html", "text/html")]
 CONTENT_TYPES = {
     "json": "application/sparql-results+json", "xml": "application/sparql-results+xml",
     "csv": "text/csv; charset=utf-8", "tsv": "text/tab-separated-values; charset=utf-8",
     "html": "text/html; charset=utf-8", "turtle": "text/turtle; charset=utf-8",
     "jsonld": "application/ld+json", "ntriples": "application/n-triples", "rdfxml": "application/rdf+xml",
+    "nquads": "application/n-quads", "trig": "application/trig",
 }
 SOLUTION_FORMATS = ("json", "xml", "csv", "tsv", "html")
 GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml", "html")
 RESULT_FORMATS = {"json": QueryResultsFormat.JSON, "xml": QueryResultsFormat.XML,
                   "csv": QueryResultsFormat.CSV, "tsv": QueryResultsFormat.TSV}
 RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "rdfxml": RdfFormat.RDF_XML,
-               "jsonld": RdfFormat.JSON_LD}
+               "jsonld": RdfFormat.JSON_LD, "nquads": RdfFormat.N_QUADS, "trig": RdfFormat.TRIG}
+# the whole dataset (GET /store): its graphs kept
+DATASET_OFFERS = [("nquads", "application/n-quads"), ("trig", "application/trig")]
 # /system/<id>.ttl and the like: a file extension picks the format
 ENTITY_EXTENSIONS = ((".ttl", "turtle"), (".jsonld", "jsonld"), (".nt", "ntriples"), (".html", "html"))
 
@@ -89,19 +90,56 @@ def negotiate(accept: str | None, offers: list[tuple[str, str]]) -> str | None:
     return best[2] if best else None
 
 
+# the names clients put in ``format=`` / ``output=`` / ``results=`` (SPARQLWrapper sends its return
+# format's name in all three, beside a correct Accept): (for SELECT/ASK, for CONSTRUCT/DESCRIBE)
+FORMAT_NAMES = {
+    "json": ("json", "jsonld"), "xml": ("xml", "rdfxml"), "csv": ("csv", None), "tsv": ("tsv", None),
+    "html": ("html", "html"), "turtle": (None, "turtle"), "ttl": (None, "turtle"), "n3": (None, "turtle"),
+    "jsonld": (None, "jsonld"), "json-ld": (None, "jsonld"), "rdf": (None, "rdfxml"), "rdf+xml": (None, "rdfxml"),
+    "rdfxml": (None, "rdfxml"), "rdf/xml": (None, "rdfxml"), "ntriples": (None, "ntriples"),
+    "n-triples": (None, "ntriples"), "nt": (None, "ntriples"),
+}
+
+
+def _named_format(fmt: str) -> tuple[str | None, str | None] | None:
+    """The formats a ``format`` value names: a name of :data:`FORMAT_NAMES` or a media type."""
+    key = fmt.strip().lower()
+    if key in FORMAT_NAMES:
+        return FORMAT_NAMES[key]
+    if "/" in key:
+        solutions, graph = negotiate(key, SOLUTION_OFFERS), negotiate(key, GRAPH_OFFERS)
+        if solutions is not None or graph is not None:
+            return solutions, graph
+    return None
+
+
+def _specific(accept: str | None) -> bool:
+    """Whether ``Accept`` names a media type (not only ``*/*``)."""
+    return any((main, sub) != ("*", "*") for main, sub, q in _parse_accept(accept or "") if q > 0)
+
+
 def result_formats(fmt: str | None, accept: str | None) -> tuple[str | None, str | None]:
     """The formats a query result may take, (for SELECT/ASK, for CONSTRUCT/DESCRIBE): from
-    the ``format`` (or ``output``) parameter when given, else from the ``Accept`` header.
+    the ``format`` (or ``output``, ``results``) parameter when it names a format (a client
+    library's name for one, or a media type), the side it leaves open from ``Accept``; a
+    ``format`` nobody knows is ignored for an ``Accept`` that names a type, else refused.
 
     >>> result_formats(None, "text/turtle"), result_formats("json", None)
     ((None, 'turtle'), ('json', 'jsonld'))
+    >>> result_formats("rdf+xml", "application/rdf+xml"), result_formats("n3", "text/turtle")
+    ((None, 'rdfxml'), (None, 'turtle'))
+    >>> result_formats("png", "text/csv"), result_formats("csv", "text/turtle")
+    (('csv', None), ('csv', 'turtle'))
     """
-    if fmt is not None:
-        if fmt not in CONTENT_TYPES:
-            raise Reply(400, "bad-request", "format must be one of " + ", ".join(CONTENT_TYPES))
-        solutions = fmt if fmt in SOLUTION_FORMATS else None
-        graph = fmt if fmt in GRAPH_FORMATS else ("jsonld" if fmt == "json" else None)
-        return solutions, graph
+    named = None if fmt is None else _named_format(fmt)
+    if fmt is not None and named is None and not _specific(accept):
+        raise Reply(400, "bad-request", "format must be one of " + ", ".join(SOLUTION_FORMATS + GRAPH_FORMATS[:-1])
+                    + " (or leave it out and send Accept)")
+    if named is not None and _specific(accept):  # the side the name leaves open: from Accept
+        solutions, graph = named
+        return solutions or negotiate(accept, SOLUTION_OFFERS), graph or negotiate(accept, GRAPH_OFFERS)
+    if named is not None:
+        return named
     solutions, graph = negotiate(accept, SOLUTION_OFFERS), negotiate(accept, GRAPH_OFFERS)
     if solutions is None and graph is None:
         raise Reply(406, "not-acceptable", "results come as SPARQL JSON, XML, CSV, TSV, HTML "
@@ -121,7 +159,7 @@ def entity_format(rest: str, fmt: str | None, accept: str | None) -> tuple[str, 
     for ext, key in ENTITY_EXTENSIONS:
         if rest.startswith("system/") and rest.endswith(ext):
             rest, fmt = rest[:-len(ext)], key
-    if fmt is not None and fmt not in CONTENT_TYPES or fmt in ("json", "xml", "csv", "tsv"):
+    if fmt is not None and fmt not in GRAPH_FORMATS:
         raise Reply(400, "bad-request", "format must be html, turtle, jsonld, ntriples or rdfxml")
     if fmt is None:
         fmt = negotiate(accept, ENTITY_OFFERS)

@@ -1,11 +1,12 @@
 """The documents the server writes itself: HTML pages rendered from the Jinja2 templates
 shipped in ``kg/serve/templates`` (query page, results, system and resource pages) and
-the Turtle service description.
+the query page (the service description is :mod:`kg.serve.linkeddata`'s).
 
 Every value is escaped (autoescape, with the standard library's ``html.escape``); an
 IRI is a link only when it is under the base (a local ``/id/`` path) or http(s). The
-pages load nothing from elsewhere: the style sheet is inlined, there is no script,
-and :data:`HTML_HEADERS` carries the Content-Security-Policy that says so.
+pages load nothing from elsewhere: the style sheet is inlined, there is no script but the
+query editor's, served from this origin (:mod:`kg.serve.static`), and :data:`HTML_HEADERS`
+(:data:`EDITOR_HEADERS` on pages with the editor) carries the Content-Security-Policy that says so.
 """
 
 from __future__ import annotations
@@ -19,11 +20,20 @@ from urllib.parse import quote
 from markupsafe import Markup
 from pyoxigraph import Literal, NamedNode
 
-from ..vocab import ATTRIBUTION, KG, PREFIXES, SCHEMA
+from ..vocab import ATTRIBUTION, KG, KG_NS, PREFIXES, SCHEMA
 from .config import is_web_iri
 
 HTML_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+                               "base-uri 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+# pages with the editor (YASGUI, served from /static/ on this origin): its script and style sheet
+# from here only, no inline script, no eval; its queries go to this origin's /sparql (connect-src);
+# its icons are inline SVG (img-src data:) and it styles its own elements (style-src 'unsafe-inline')
+EDITOR_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
                                "base-uri 'none'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
 }
@@ -80,8 +90,16 @@ class Terms:
                             key=lambda kv: -len(kv[1]))
 
     def href(self, iri: str) -> str | None:
+        """Where a page links ``iri``: a local page for the data's IRIs, our ontology's terms to
+        their place on ``/ontology``, other http(s) IRIs as they are, nothing else.
+
+        >>> Terms("https://example.org/").href("https://w3id.org/agent-landscape/ontology#tier")
+        '/ontology#tier'
+        """
         if iri.startswith(self.base) and len(iri) > len(self.base):
             return "/id/" + quote(iri[len(self.base):], safe=_LOCAL_SAFE)
+        if iri.startswith(KG_NS) and len(iri) > len(KG_NS):
+            return "/ontology#" + quote(iri[len(KG_NS):], safe=_LOCAL_SAFE)
         if is_web_iri(iri):
             return iri
         return None
@@ -127,21 +145,32 @@ def plain(value: str) -> Term:
 
 
 def ask_page(query: str, answer: bool) -> bytes:
-    return _render("results.html", "ASK result", query=query, answer=answer, headers=None)
+    return _render("results.html", "ASK result", query=query, answer=answer, headers=None, window=None)
 
 
-def solutions_page(query: str, variables: list[str], rows: list, base: str) -> bytes:
-    """An HTML table of SELECT rows (``row[variable]`` gives a term or None)."""
+def solutions_page(query: str, variables: list[str], rows: list, base: str, page: dict | None = None) -> bytes:
+    """An HTML table of SELECT rows (``row[variable]`` gives a term or None); with ``page``
+    (offset, limit and the parameters its links keep), the rows are the answer's first rows and
+    the table shows that page of them, with links to the pages beside it."""
+    from .paging import Page
+
+    window = None
+    if page is not None:
+        at = Page(page["offset"], page["limit"])
+        rows, more = at.window(rows)
+        capped = more and at.offset + at.limit >= page.get("last", at.offset + at.limit + 1)  # --max-rows reached
+        window = {"first": at.offset + 1, "last": at.offset + len(rows), "capped": capped,
+                  "links": at.links(page["params"], more and not capped), "paged": more or at.offset > 0}
     terms = Terms(base)
     return _render("results.html", "Query results", query=query, heading="Results", noun="row(s)",
-                   headers=variables, rows=[[terms.term(row[v]) for v in variables] for row in rows])
+                   headers=variables, rows=[[terms.term(row[v]) for v in variables] for row in rows], window=window)
 
 
 def triples_page(query: str, triples: list, base: str) -> bytes:
     terms = Terms(base)
     rows = [[terms.term(t.subject), terms.term(t.predicate), terms.term(t.object)] for t in triples]
     return _render("results.html", "Query results", query=query, heading="Triples", noun="triple(s)",
-                   headers=["subject", "predicate", "object"], rows=rows)
+                   headers=["subject", "predicate", "object"], rows=rows, window=None)
 
 
 # ---------------------------------------------------------------------------
@@ -180,20 +209,28 @@ def home_page(example: str | None, timeout: float, max_rows: int, base_url: str 
         if name == example:
             text = q.text
     return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text,
-                   questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url)
+                   questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url,
+                   editor_config=editor_config())
 
 
-def service_description(url: str, allow_update: bool) -> bytes:
-    """The SPARQL 1.1 service description of the endpoint at ``url``, in Turtle."""
-    sd = "http://www.w3.org/ns/sparql-service-description#"
-    formats = ["SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
-               "Turtle", "JSON-LD", "N-Triples", "RDF_XML"]
-    lines = [f"@prefix sd: {NamedNode(sd)} .", "@prefix fmt: <http://www.w3.org/ns/formats/> .", "",
-             f"{NamedNode(url)} a sd:Service ;", f"  sd:endpoint {NamedNode(url)} ;",
-             "  sd:supportedLanguage sd:SPARQL11Query" + (", sd:SPARQL11Update" if allow_update else "") + " ;",
-             "  sd:feature sd:UnionDefaultGraph ;",
-             "  sd:resultFormat " + ", ".join(f"fmt:{f}" for f in formats) + " ."]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+@cache
+def editor_config() -> str:
+    """What the editor completes, as JSON (the page's ``data-config``): the prefixes the catalog
+    uses and the ontology's properties and classes (full IRIs), with a few reused terms its
+    data states."""
+    import json
+
+    from ..ontodoc import load
+    from ..ontodoc.ontology import KIND_ANNOTATION, KIND_CLASS, KIND_DATATYPE, KIND_OBJECT
+    from ..vocab import DCTERMS, RDF, RDFS, SKOS
+
+    onto = load()
+    reused = [SCHEMA.name, SCHEMA.url, RDF.type, RDFS.label, RDFS.comment, SKOS.prefLabel, SKOS.notation,
+              DCTERMS.identifier, DCTERMS.isPartOf]
+    properties = [t for kind in (KIND_OBJECT, KIND_DATATYPE, KIND_ANNOTATION) for t in onto.of_kind(kind)]
+    return json.dumps({"prefixes": {k: v for k, v in PREFIXES.items()},
+                       "properties": sorted(set(properties) | {p.value for p in reused}),
+                       "classes": sorted(set(onto.of_kind(KIND_CLASS)) | {SKOS.Concept.value})})
 
 
 # ---------------------------------------------------------------------------
@@ -225,10 +262,15 @@ class SystemFacts:
 HISTORY_ROWS = 200  # the newest changes a system page lists (kg query changes gives them all)
 
 
+# the fields ingest derives for the find and search queries: the index's, not facts to show
+INDEX_FIELDS = frozenset(p.value for p in (KG.searchText, KG.protocolSupportText, KG.taxonomyText))
+
+
 def _pills(terms: Terms, facts: list) -> list[list[Any]]:
-    """One row per property: its label and its values (sorted)."""
+    """One row per property (not the derived index fields): its label and its values (sorted)."""
     grouped: dict[str, list[Term | None]] = {}
-    for q in sorted(facts, key=lambda q: (q.predicate.value, str(q.object))):
+    shown = (q for q in facts if q.predicate.value not in INDEX_FIELDS)
+    for q in sorted(shown, key=lambda q: (q.predicate.value, str(q.object))):
         grouped.setdefault(q.predicate.value, []).append(terms.term(q.object))
     return [[terms.iri(p), values] for p, values in sorted(grouped.items(), key=lambda kv: terms.compact(kv[0]))]
 

@@ -19,9 +19,13 @@ import time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from . import gsp, pages
+from ..vocab import Iris
+from . import gsp, linkeddata, pages, static
+from .linkeddata import VOID_PATH
+from .static import PREFIX as STATIC_PREFIX
 from .config import MAX_QUERY_CHARS
-from .negotiation import CONTENT_TYPES, DESCRIPTION_OFFERS, entity_format, negotiate, result_formats
+from .negotiation import CONTENT_TYPES, entity_format, negotiate, result_formats
+from .paging import PAGE_PARAMS, Page
 from ..runtime.pool import PoolBusy, WorkerDied, WorkerTimeout
 from .replies import Reply, json_reply
 
@@ -70,8 +74,8 @@ def methods(path: str) -> tuple[str, ...] | None:
         answered = ("POST",)
     elif path == "/store":  # Graph Store Protocol reads (kg.serve.gsp)
         answered = _READ
-    elif path in ("/", "/index.html", "/health") or path in _INDEX_PATHS or path.startswith(("/queries/", "/id/",
-                                                                                            "/system/")):
+    elif path in ("/", "/index.html", "/health", "/ontology", "/favicon.ico", VOID_PATH) or path in _INDEX_PATHS or path.startswith(
+            ("/queries/", "/id/", "/system/", STATIC_PREFIX)):
         answered = _READ
     else:
         return None
@@ -109,6 +113,13 @@ def answer(app: Service, request: Request) -> dict:
     if path in ("/", "/index.html"):
         example = _first(_params(request), "example")
         return _home(app, request, example)
+    if path == "/ontology":
+        return linkeddata.ontology_answer(linkeddata.ontology_format(request.header("Accept"),
+                                                                     _first(_params(request), "format")))
+    if path == VOID_PATH:
+        return _void(app, request)
+    if path.startswith(STATIC_PREFIX) or path == "/favicon.ico":
+        return static.answer(path[len(STATIC_PREFIX):] if path != "/favicon.ico" else "favicon.svg")
     if path == "/health":
         pool = app.pool
         return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
@@ -122,7 +133,7 @@ def answer(app: Service, request: Request) -> dict:
 
 def _home(app: Service, request: Request, example: str | None) -> dict:
     body = pages.home_page(example, app.config.timeout, app.config.max_rows, request.base_url)
-    return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.HTML_HEADERS)}
+    return {"status": 200, "type": CONTENT_TYPES["html"], "body": body, "headers": dict(pages.EDITOR_HEADERS)}
 
 
 # ---------------------------------------------------------------------------
@@ -143,6 +154,24 @@ def _first(params: dict[str, list[str]], *names: str) -> str | None:
         if params.get(name):
             return params[name][0]
     return None
+
+
+def query_text(request: Request) -> str | None:
+    """The SPARQL query a request to ``/sparql`` carries (in the URL, a form or the body),
+    for an error page to give back; None when it carries none or cannot be read."""
+    if urlsplit(request.path).path not in ("/sparql", "/query"):
+        return None
+    try:
+        params = _params(request)
+        if request.method == "POST":
+            ctype, cparams = _content_type(request)
+            if ctype == "application/x-www-form-urlencoded":
+                params.update(_form(request.body()))
+            elif ctype == "application/sparql-query":
+                return _read_text(request.body(), cparams)
+    except Reply:
+        return None
+    return _first(params, "query")
 
 
 def _form(body: bytes) -> dict[str, list[str]]:
@@ -223,27 +252,85 @@ def _sparql(app: Service, request: Request) -> dict:
     if not queries_ and ("graph" in params or "default" in params):
         return _graph(app, request, params)
     if not queries_:
-        if negotiate(request.header("Accept") or "", DESCRIPTION_OFFERS) == "html":
-            return _home(app, request, None)
-        return {"status": 200, "type": CONTENT_TYPES["turtle"], "headers": {"Vary": "Accept"},
-                "body": pages.service_description(request.base_url + "/sparql", app.config.allow_update)}
+        return _description(app, request, _first(params, "format"))
     if len(queries_) != 1:
         raise Reply(400, "bad-request", "give exactly one 'query' parameter")
     text = queries_[0]
     if len(text) > MAX_QUERY_CHARS:
         raise Reply(413, "request-too-large", f"the query is longer than {MAX_QUERY_CHARS} characters")
-    solutions, graph = result_formats(_first(params, "format", "output"), request.header("Accept"))
+    solutions, graph = result_formats(_first(params, "format", "output", "results"), request.header("Accept"))
     config = app.config
-    reply = _work(app, {"op": "query", "query": text, "default": params.get("default-graph-uri"),
-                        "named": params.get("named-graph-uri"), "solutions": solutions, "graph": graph,
-                        "max_rows": config.max_rows, "max_bytes": config.max_bytes})
+    msg = {"op": "query", "query": text, "default": params.get("default-graph-uri"),
+           "named": params.get("named-graph-uri"), "solutions": solutions, "graph": graph,
+           "max_rows": config.max_rows, "max_bytes": config.max_bytes}
+    if solutions == "html":  # a page of the rows, never a 422 where the first page can be shown
+        msg.update(_html_page(params, config.max_rows))
+    reply = _work(app, msg)
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 
 
+def _html_page(params: dict[str, list[str]], max_rows: int) -> dict:
+    """What the worker needs to show one page of a SELECT's rows as HTML: the rows to read (one
+    more than the page: a next page) and the page, with the parameters its links keep."""
+    try:
+        page = Page.read({k: v[0] for k, v in params.items() if k in PAGE_PARAMS and v})
+    except ValueError as err:
+        raise Reply(400, "bad-request", str(err)) from None
+    most = max_rows - 1 - page.offset  # the page and the row after it within --max-rows
+    if most < 1:
+        raise Reply(400, "bad-request", f"offset must be below {max_rows - 1}: this server reads at most "
+                    f"{max_rows} rows of one answer (its --max-rows); narrow the query instead")
+    page = Page(page.offset, min(page.limit, most))
+    kept = {k: v[0] for k, v in params.items() if k in ("query", "default-graph-uri", "named-graph-uri") and v}
+    return {"row_cap": page.reach, "page": {"offset": page.offset, "limit": page.limit, "last": max_rows - 1,
+                                            "params": {**kept, "format": "html"}}}
+
+
+def _description(app: Service, request: Request, fmt: str | None) -> dict:
+    """``/sparql`` without a query: the query page for a browser, else the service description
+    (Turtle, JSON-LD, N-Triples or RDF/XML by ``Accept`` or ``?format=``), naming the graphs
+    of the version the worker reads."""
+    offers = linkeddata.DESCRIPTION_OFFERS
+    chosen = fmt if fmt in {key for key, _ in offers} else negotiate(request.header("Accept") or "", offers)
+    if chosen == "html":
+        return _home(app, request, None)
+    if chosen is None:
+        raise Reply(406, "not-acceptable", "the service description comes as "
+                    + ", ".join(dict.fromkeys(m for key, m in offers if key != "html")))
+    # every graph, whatever --max-rows says (one short row per graph, our own query)
+    found = _work(app, {"op": "query", "query": linkeddata.NAMED_GRAPHS, "solutions": "tsv", "graph": None,
+                        "max_rows": 10**9, "max_bytes": app.config.max_bytes})
+    if found.get("status") != 200:
+        return found  # the worker's error answer
+    graphs = [line.strip()[1:-1] for line in found["body"].decode("utf-8").splitlines()[1:] if line.startswith("<")]
+    dataset = Iris(app.config.base).dataset.value
+    body = linkeddata.service_description(request.base_url + "/sparql", app.config.allow_update, graphs, dataset,
+                                          chosen)
+    return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": {"Vary": "Accept"}, "body": body}
+
+
+def _void(app: Service, request: Request) -> dict:
+    """``/.well-known/void``: the store's VoID description, with its endpoint and its dump."""
+    offers = linkeddata.DESCRIPTION_OFFERS[:-1]
+    fmt = _first(_params(request), "format")
+    chosen = fmt if fmt in {key for key, _ in offers} else negotiate(request.header("Accept") or "", offers)
+    if chosen is None:
+        raise Reply(406, "not-acceptable", "the VoID description comes as "
+                    + ", ".join(dict.fromkeys(m for _, m in offers)))
+    iris = Iris(app.config.base)
+    text = f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH {iris.dataset_graph} {{ ?s ?p ?o }} }}"
+    found = _work(app, {"op": "query", "query": text, "solutions": None, "graph": "turtle", "render": False,
+                        "max_rows": 10**9, "max_bytes": app.config.max_bytes})  # the whole description
+    if "triples" not in found:
+        return found  # the worker's error answer
+    body = linkeddata.void_description(found["triples"], iris.dataset.value, request.base_url, chosen)
+    return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": {"Vary": "Accept"}, "body": body}
+
+
 def _graph(app: Service, request: Request, params: dict[str, list[str]]) -> dict:
     """A Graph Store Protocol read: one graph (``?graph=IRI``) or the default (``?default``)."""
-    msg = gsp.request(params, request.header("Accept"))
+    msg = gsp.request(params, request.header("Accept"), dataset=urlsplit(request.path).path == "/store")
     reply = _work(app, {**msg, "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
@@ -257,18 +344,25 @@ def _entity(app: Service, request: Request, rest: str) -> dict:
 
 
 def _index(app: Service, request: Request) -> dict:
-    """The index of systems: the query string is ``find``'s parameters (empty fields left out)."""
+    """The index of systems: the query string is ``find``'s parameters (empty fields left out)
+    and the page's ``offset`` and ``limit``; ``format=json`` gives the rows, facets, total and
+    next page as JSON."""
     params = _params(request)
-    _, fmt = entity_format("", _first(params, "format"), request.header("Accept"))
+    fmt = _first(params, "format")
+    if fmt != "json":
+        _, fmt = entity_format("", fmt, request.header("Accept"))
     chosen = {name: values[0] for name, values in params.items() if name != "format" and values and values[0]}
-    reply = _work(app, {"op": "index", "facets": chosen, "format": fmt, "max_bytes": app.config.max_bytes})
+    url = request.base_url + urlsplit(request.path).path
+    shape = {"format": params["format"][0]} if params.get("format") else {}  # kept by the links to the pages
+    reply = _work(app, {"op": "index", "facets": chosen, "format": fmt, "url": url, "shape": shape,
+                        "max_bytes": app.config.max_bytes})
     reply.setdefault("headers", {})["Vary"] = "Accept"
     return reply
 
 
 def _named(app: Service, request: Request, name: str) -> dict:
-    """A named query's form (``/queries/<name>``); with ``run``, its results under it (or,
-    with ``format``, the results alone)."""
+    """A named query's form (``/queries/<name>``); with ``run``, a page of its results under it
+    (``offset``, ``limit``), or, with ``format``, the page alone."""
     params = _params(request)
     values = {k: v[0] for k, v in params.items() if k not in ("run", "format") and v}
     fmt = _first(params, "format") or "html"

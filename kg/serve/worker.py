@@ -19,16 +19,17 @@ from collections import OrderedDict
 from itertools import islice
 from typing import Any, Iterable
 
-from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, Triple, parse_query_results
+from pyoxigraph import NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, Triple, parse_query_results
 from pyoxigraph import serialize as serialize_rdf
 
-from ..errors import NotFound, QueryError, StoreError, UsageError, safe_text
+from ..errors import QueryError, StoreError, UsageError, safe_text
 from ..output import xml_safe, xml_safe_rows
 from ..sparql.guard import CheckedQuery, QueryRefused, check_graphs, check_query, check_update
 from ..vocab import KG, PREFIXES, RDF, RDFS, SCHEMA, SKOS, Iris
 from . import browse, gsp, pages
 from .negotiation import CONTENT_TYPES, GRAPH_OFFERS, RDF_FORMATS, RESULT_FORMATS, SOLUTION_OFFERS
 from .replies import Reply, empty_reply
+from .tsv_results import STREAMED, tsv_solutions
 
 _SYSTEM_PAGE_SKIPS = {KG.cell, KG.taxonomyAssignment, KG.sectionMembership, KG.protocolSupport, KG.provenance,
                       KG.historyEntry, KG.extraField}  # shown in tables of their own, or not at all
@@ -64,6 +65,10 @@ def _term_text(term: Any) -> str:
     """The lexical value of a literal or IRI (a triple term: its N-Triples text)."""
     return str(term) if isinstance(term, Triple) else term.value
 
+
+# functions whose value changes at each evaluation (anywhere in the text, in any case: a
+# string that names one only costs the answer its place in memory)
+_VOLATILE = re.compile(r"\b(?:NOW|RAND|UUID|STRUUID|BNODE)\s*\(", re.IGNORECASE)
 
 MAX_UNKNOWN_FUNCTIONS = 64  # distinct extension functions pyoxigraph does not know, in one query
 _UNKNOWN_FUNCTION = re.compile(r"^The custom function <([^>]*)> is not supported$")
@@ -128,6 +133,15 @@ class Worker:
             return False
         self._read_version()
         return True
+
+    def keepable(self, msg: dict) -> int | None:
+        """The generation the answer to ``msg`` (just given) was read from, under which the
+        server may give it again (kg.runtime.answers); None when the query text calls a
+        function whose value changes at each evaluation (NOW, RAND, UUID, STRUUID, BNODE)."""
+        text = msg.get("query")
+        if isinstance(text, str) and _VOLATILE.search(text):
+            return None
+        return self.store.generation
 
     def handle(self, msg: dict) -> dict:
         """The answer to one message, from the store's current version; every failure
@@ -200,6 +214,10 @@ class Worker:
                 if msg.get("render") is False:
                     return {"boolean": bool(result)}
                 return self._boolean(bool(result), wanted, msg)
+            if isinstance(result, QuerySolutions) and wanted in STREAMED and msg.get("render") is not False:
+                tsv = tsv_solutions(result, max_rows, msg.get("row_cap"))
+                parsed = parse_query_results(tsv, format=QueryResultsFormat.TSV)
+                return self._body(wanted, _results_bytes(parsed, wanted), msg)
             if isinstance(result, QuerySolutions):
                 variables = [v.value for v in result.variables]
                 rows = _take(result if msg.get("row_cap") is None else islice(result, msg["row_cap"]),
@@ -252,7 +270,8 @@ class Worker:
 
     def _solutions(self, variables: list[str], rows: list, fmt: str, msg: dict) -> dict:
         if fmt == "html":
-            return self._body(fmt, pages.solutions_page(msg["query"], variables, rows, self.iris.base), msg)
+            return self._body(fmt, pages.solutions_page(msg["query"], variables, rows, self.iris.base,
+                                                        msg.get("page")), msg)
         if fmt == "xml":
             rows = _xml_checked(xml_safe_rows, rows, variables)
         # Re-serialise the rows taken (at most max_rows) with pyoxigraph's own writers,
@@ -277,25 +296,8 @@ class Worker:
     # -- browsing: the index of systems, named query forms ---------------------
 
     def index(self, msg: dict) -> dict:
-        """The index of systems: ``find``'s rows and facets for the request's parameters
-        (``find``'s own, bound as ``kg query find`` binds them; refused with its errors)."""
-        from ..find import find
-
-        chosen = msg["facets"]
-        try:
-            found = find(self.store, chosen, self.iris)
-        except QueryError as err:
-            if msg["format"] != "html":
-                raise Reply(400, "bad-parameter", str(err)) from None
-            page = browse.index_page(chosen, None, self._systems(), self.iris.base, str(err))
-            return {**self._body("html", page, msg), "status": 400}
-        if msg["format"] != "html":
-            triples = [Triple(self.iris.system(str(r["id"])), p, o) for r in found.rows for p, o in
-                       ((RDF.type, KG.System), (SCHEMA.name, Literal(str(r.get("name") or r["id"]))),
-                        (KG.tier, Literal(int(r["tier"]))))]
-            return self._body(msg["format"], self._serialise(triples, msg["format"]), msg)
-        page = browse.index_page(chosen, found, self._systems(), self.iris.base)
-        return self._body("html", page, msg)
+        """The index of systems, a page at a time (kg.serve.browse)."""
+        return browse.index_answer(self, msg)
 
     def _systems(self) -> int:
         """How many systems the store's version holds (the index's "of N")."""
@@ -304,40 +306,8 @@ class Worker:
         return self.systems
 
     def named(self, msg: dict) -> dict:
-        from .. import queries
-
-        try:
-            query = queries.load(msg["name"])
-        except UsageError:
-            raise Reply(404, "not-found", f"no named query {safe_text(msg['name'], 80)}") from None
-        # a form sends its empty fields: an empty optional field is one not given
-        optional = {p.name for p in query.params if p.optional or p.type != "string"}
-        values = {k: v for k, v in msg["values"].items() if v != "" or k not in optional}
-        fmt, result, error, status = msg["format"], None, None, 400
-        if msg["run"]:
-            try:
-                queries.bindings(query, values, self.iris, resolved=False)
-                values = queries.resolve(self.store.select, query, values)  # an unknown system is 404
-                text = queries.bound_text(query, values, self.iris)
-                limit = queries.row_limit(query, values)
-            except NotFound as err:
-                error, status = str(err), 404
-                if fmt != "html":
-                    raise Reply(404, "not-found", error, candidates=[c[0] for c in err.candidates]) from None
-            except QueryError as err:
-                error = str(err).replace("needs --param ", "needs the parameter ")  # said for the CLI
-                if fmt != "html":
-                    raise Reply(400, "bad-parameter", error) from None
-            else:
-                inner = {**msg, "query": text, "solutions": fmt, "graph": "turtle" if fmt == "html" else None,
-                         "row_cap": limit}
-                if fmt != "html":
-                    return self.query(inner)
-                result = self.query({**inner, "render": False})
-        page = browse.query_page(query, values, error, result, self.iris.base, msg["base_url"])
-        reply = self._body("html", page, msg)
-        reply["status"] = status if error else 200
-        return reply
+        """A named query's form and a page of its results (kg.serve.browse)."""
+        return browse.named_answer(self, msg)
 
     # -- entity pages --------------------------------------------------------
 
