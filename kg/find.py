@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from . import queries
-from .output import GRAPH_FORMATS, plain_json
+from .output import plain_json
 from .sparql.lexer import projected
 
 SUPPORTING = ("native", "adapter", "client")
@@ -41,13 +41,6 @@ class Found:
 def columns() -> list[str]:
     """The columns of the rows, in the order of ``find``'s SELECT."""
     return projected(queries.load("find").text)
-
-
-def shows_facets(query: "queries.NamedQuery", fmt: str | None) -> bool:
-    """Whether ``kg query`` answers ``query`` in ``fmt`` with the facet counts beside the rows:
-    the bundled ``find`` in a row format of kg's own (``sparql-json`` and the graph formats
-    get the plain query result)."""
-    return query.name == "find" and queries.is_bundled(query) and fmt not in GRAPH_FORMATS + ("sparql-json",)
 
 
 def _values(row: Mapping[str, Any], facet: str) -> list[str]:

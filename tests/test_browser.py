@@ -548,7 +548,9 @@ def test_errors_are_pages_in_a_browser(server, browser):
     bad = "SELECT ?s WHERE { ?s ?p }}"
     browser.open(f"{url}/sparql?{urlencode({'query': bad})}")
     assert browser.eval("document.querySelector('h1').textContent") == "400 Bad Request"
-    assert browser.eval("document.querySelector('textarea[name=query]').value") == bad
+    assert browser.eval("document.querySelector('textarea[name=query]').value") == bad  # the plain form
+    browser.wait("window.kgYasgui !== undefined")  # and the editor, over it, holds the same text
+    assert browser.eval("window.kgYasgui.getTab().getYasqe().getValue()") == bad
     browser.screenshot(folder / "error-400.png")
     browser.open(f"{url}/id/system/?tier=abc")
     assert browser.eval("document.querySelector('p.error').textContent") == "Tier must be a whole number, such as 1."

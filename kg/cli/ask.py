@@ -13,7 +13,6 @@ from .common import EXIT_OK, err, existing_store, iris, positive, query_params, 
 
 if TYPE_CHECKING:
     from ..analyse import Analysis
-    from ..find import Found
     from ..queries import NamedQuery
 
 USER_QUERY_SUFFIXES = (".rq", ".sparql")
@@ -95,7 +94,8 @@ def _read_query(args: argparse.Namespace) -> "NamedQuery":
 
 
 def run_query(args: argparse.Namespace) -> int:
-    from .. import find, output, queries
+    from .. import queries
+    from ..answering import write_answer
 
     if args.list:
         return _list_queries(args)
@@ -115,35 +115,7 @@ def run_query(args: argparse.Namespace) -> int:
         target: Any = endpoint(args.endpoint, user=args.user, password=password, auth=args.auth, timeout=args.timeout)
     else:
         target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
-    if find.shows_facets(query, args.format):
-        return _write_found(find.find(target, params, iris(args)), args.format or "table")
-    notes: list[str] = []
-    result = queries.run(target, query, params, iris(args), notes=notes)
-    for note in notes:
-        err(f"kg query {query.name}: {note}")
-    output.write_result(result, sys.stdout, args.format)
-    return EXIT_OK
-
-
-def _write_found(found: "Found", fmt: str) -> int:
-    """find's rows and its facet counts: json as {"rows", "facets"}; a table, then a table of
-    the counts; csv, tsv and jsonl the rows alone, the counts on stderr (a line per facet)."""
-    from .. import output
-    from ..find import columns
-
-    if fmt == "json":
-        print(json.dumps(found.as_json(), indent=1, ensure_ascii=False))
-        return EXIT_OK
-    output.write_rows(found.rows, sys.stdout, fmt, columns())
-    counts = [{"facet": facet, "value": value, "systems": n} for facet, values in found.facets.items()
-              for value, n in values]
-    if fmt == "table":
-        print()
-        output.write_rows(counts, sys.stdout, "table", ["facet", "value", "systems"])
-    else:
-        for facet, values in found.facets.items():
-            if values:
-                err(f"facet {facet}: " + ", ".join(f"{value} ({n})" for value, n in values))
+    write_answer(target, query, params, iris(args), out=sys.stdout, fmt=args.format, note=err)
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pyoxigraph import QueryResultsFormat, RdfFormat
 
+from ..output import GRAPH_FORMATS
 from .replies import Reply
 
 # (format key, media type) in the server's order of preference.
@@ -36,7 +37,7 @@ CONTENT_TYPES = {
     "nquads": "application/n-quads", "trig": "application/trig",
 }
 SOLUTION_FORMATS = ("json", "xml", "csv", "tsv", "html")
-GRAPH_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml", "html")
+GRAPH_ANSWERS = GRAPH_FORMATS + ("html",)  # the formats of a CONSTRUCT or DESCRIBE answer here
 RESULT_FORMATS = {"json": QueryResultsFormat.JSON, "xml": QueryResultsFormat.XML,
                   "csv": QueryResultsFormat.CSV, "tsv": QueryResultsFormat.TSV}
 RDF_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "rdfxml": RdfFormat.RDF_XML,
@@ -133,7 +134,7 @@ def result_formats(fmt: str | None, accept: str | None) -> tuple[str | None, str
     """
     named = None if fmt is None else _named_format(fmt)
     if fmt is not None and named is None and not _specific(accept):
-        raise Reply(400, "bad-request", "format must be one of " + ", ".join(SOLUTION_FORMATS + GRAPH_FORMATS[:-1])
+        raise Reply(400, "bad-request", "format must be one of " + ", ".join(SOLUTION_FORMATS + GRAPH_FORMATS)
                     + " (or leave it out and send Accept)")
     if named is not None and _specific(accept):  # the side the name leaves open: from Accept
         solutions, graph = named
@@ -159,7 +160,7 @@ def entity_format(rest: str, fmt: str | None, accept: str | None) -> tuple[str, 
     for ext, key in ENTITY_EXTENSIONS:
         if rest.startswith("system/") and rest.endswith(ext):
             rest, fmt = rest[:-len(ext)], key
-    if fmt is not None and fmt not in GRAPH_FORMATS:
+    if fmt is not None and fmt not in GRAPH_ANSWERS:
         raise Reply(400, "bad-request", "format must be html, turtle, jsonld, ntriples or rdfxml")
     if fmt is None:
         fmt = negotiate(accept, ENTITY_OFFERS)

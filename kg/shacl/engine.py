@@ -62,7 +62,10 @@ class Run:
             if shape.deactivated:
                 return True
             values = shape.path(self.facts, node) if shape.path is not None else [node]
-            return not any(component.check(self, node, values) for component in shape.components)
+            for component in shape.components:
+                if component.check(self, node, values):
+                    return False
+            return True
         key = (id(shape), node)
         known = self.known.get(key)
         if known is not None:

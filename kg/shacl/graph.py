@@ -83,19 +83,21 @@ class Facts:
         return self
 
     def objects(self, s: Term, p: Term) -> list[Term]:
-        found = self.forward.get((s, p), _NONE)
+        key = (s, p)  # one key for both layers: a term's hash is computed anew each time
+        found = self.forward.get(key, _NONE)
         base = self.base
         if base is None:
             return found
-        more = base.forward.get((s, p), _NONE) if base.base is None else base.objects(s, p)
+        more = base.forward.get(key, _NONE) if base.base is None else base.objects(s, p)
         return found + more if more and found else found or more
 
     def subjects(self, p: Term, o: Term) -> list[Term]:
-        found = self.backward.get((o, p), _NONE)
+        key = (o, p)
+        found = self.backward.get(key, _NONE)
         base = self.base
         if base is None:
             return found
-        more = base.backward.get((o, p), _NONE) if base.base is None else base.subjects(p, o)
+        more = base.backward.get(key, _NONE) if base.base is None else base.subjects(p, o)
         return found + more if more and found else found or more
 
     def pairs(self, s: Term) -> list[tuple[Term, Term]]:

@@ -33,7 +33,10 @@ def compile_path(shapes: Facts, node: Term, depth: int = 0) -> Path:
     if depth > 50:
         raise BadPath(f"path {node} nests too deep (a cycle?)")
     if isinstance(node, NamedNode):
-        return lambda facts, focus: _once(facts.objects(focus, node))
+        def predicate(facts: Facts, focus: Term) -> list[Term]:
+            found = facts.objects(focus, node)
+            return found if len(found) < 2 else distinct(found)
+        return predicate
     if shapes.objects(node, RDF_FIRST):
         return _sequence([compile_path(shapes, item, depth + 1) for item in shapes.items(node)])
     inverse = shapes.value(node, INVERSE)
