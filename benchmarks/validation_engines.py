@@ -18,6 +18,8 @@ stated; CPU and wall seconds of each process (``/usr/bin/time``).
 
 ``scale``: ``kg validate`` of full-shape stores (benchmarks/generate.py, then ``kg ingest``):
 wall seconds per record and peak RSS (``/usr/bin/time -v``), with ``--jobs`` processes.
+
+The ingest's rule gate against an earlier checkout's: ``benchmarks/gate_bench.py``.
 """
 
 from __future__ import annotations

@@ -60,8 +60,6 @@ def run_ingest(store: GraphStore, inputs: list[Input], iris: Iris, options: Opti
             _reject_if_bad(inputs, iris, options, chunk)
         stages = _stages(store, iris, options, chunk)
         _one_pass(stages, inputs, options, chunk)
-        if stages.write is not None and stages.write.written:
-            store.compact_now()  # the records' files merged while the changeset and description are made
         report = _report(stages, inputs)
         if stages.history is not None:
             stages.history.finish(report, stages.read.edges, stages.read.edges_header,

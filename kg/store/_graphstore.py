@@ -245,14 +245,6 @@ class GraphStore:
         if self._session is not None:
             self._session.ask_compaction()
 
-    def compact_now(self) -> None:
-        """Begin the compaction the write session ends with (a build's, or one asked for with
-        :meth:`compact`) now, beside the caller, instead of at the end: the files written so far are
-        merged while the session goes on, and what it writes from now on stays in small files of its
-        own. Outside a session, or where the session does not compact, nothing."""
-        if self._session is not None:
-            self._session.merge_now()
-
     def flush(self) -> None:
         """Write what the session holds in memory to its files (a finished session does this itself)."""
         if self._session is not None:

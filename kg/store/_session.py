@@ -41,7 +41,6 @@ class Session(Writes):
         self._thread = threading.get_ident()
         self._helpers: set[int] = set()
         self._compact = empty  # a session that fills an empty store (a build) compacts it
-        self._merging: _Merge | None = None  # the compaction begun before the end (``merge_now``)
         self._changes = Changes()  # what its writes touched
         self._open: Store | None = store  # None once switched or discarded
 
@@ -158,19 +157,6 @@ class Session(Writes):
         """Merge the new generation's files before it becomes current (see ``GraphStore.compact``)."""
         self._compact = True
 
-    def merge_now(self) -> None:
-        """Begin the compaction the session ends with now, on a thread of its own, while the caller goes
-        on (its writes from now on stay in small files of their own, which the merge leaves as they are):
-        for a build, once its records are written, so that the merge of their files overlaps the work
-        that follows them (the changeset, the shared graphs, the description). Only where the session
-        compacts, and once; not in a build that streams (a big one: what follows joins its last load,
-        which the merge would have to end)."""
-        if self.build is not None and self.build.streamed:
-            return
-        if self._compact and self._merging is None and self._open is not None:
-            self.end_stream()  # the merge must find every record's files
-            self._merging = _Merge(self._open)
-
     def _stream(self, graphs: Mapping[NamedNode, Sequence[Quad]], additions: list[Quad]) -> bool:
         """Hand new graphs to the one bulk load of a session that fills an empty store; False where
         they must be written the usual way."""
@@ -212,9 +198,10 @@ class Session(Writes):
         try:
             self.end_stream()
             self._open.flush()
-            if self._merging is not None:
-                self._merging.wait()  # what was written since it began stays in its own small files
-            elif self._compact:
+            if self._compact:
+                # at the very end: a merge begun earlier leaves what follows it (the changeset, the
+                # description) in small files of their own, which every read then checks too (queries
+                # on the bundled build 20% slower, for no gain in the build's time)
                 self._open.optimize()
         except (OSError, RuntimeError) as err:
             raise StoreError(f"cannot write to the store: {reason(err)}") from None
@@ -250,35 +237,11 @@ class Session(Writes):
             self.end_stream()  # the loader must let go of the generation before it is removed
         except StoreError:
             pass
-        if self._merging is not None:
-            self._merging.wait(raise_error=False)  # so must the merge
         self._close()
         try:
             generations.remove_generation(folder, self.number)
         finally:
             self.release()
-
-
-class _Merge:
-    """``store.optimize()`` running on a thread of its own (pyoxigraph lets go of the GIL meanwhile)."""
-
-    def __init__(self, store: Store) -> None:
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(store,), name="kg-store-merge", daemon=True)
-        self._thread.start()
-
-    def _run(self, store: Store) -> None:
-        try:
-            store.optimize()
-        except BaseException as err:  # raised by ``wait``, in the thread that owns the session
-            self._error = err
-
-    def wait(self, raise_error: bool = True) -> None:
-        """Block until the merge has ended; raise its error (unless told not to)."""
-        self._thread.join()
-        error, self._error = self._error, None
-        if error is not None and raise_error:
-            raise error
 
 
 def _checkpoint(folder: Path, number: int, source: Store) -> Store:
