@@ -35,7 +35,6 @@ import http.client
 import itertools
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -50,8 +49,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from serve_load import start_server  # noqa: E402
 from serve_vs_oxigraph_report import (ACCEPT, QUERIES, SIDES, WORKLOADS, Run, report, report_section,  # noqa: E402
                                       summary_rows, write_section)
+
+KG_TIMEOUT_S = 10.0  # kg serve's own default
 
 # ---------------------------------------------------------------------------
 # The two servers
@@ -104,17 +106,9 @@ def start_oxigraph(nquads: Path, work: Path) -> tuple[subprocess.Popen, str]:
 
 
 def start_kg(store: Path, workers: int) -> tuple[subprocess.Popen, str]:
-    cmd = [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", "0", "--quiet",
-           "--workers", str(workers)]
-    process = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert process.stderr is not None
-    line = process.stderr.readline()
-    match = re.search(r"SPARQL endpoint (http://[^ ]+/sparql)", line)
-    if not match:
-        process.kill()
-        raise SystemExit(f"kg serve did not start: {line}{process.stderr.read()}")
-    threading.Thread(target=process.stderr.read, daemon=True).start()  # drain
-    return process, match.group(1)
+    """``kg serve --workers N`` on the store (serve_load's start, kg serve's default timeout): its /sparql URL."""
+    process, base = start_server(str(store), workers, KG_TIMEOUT_S)
+    return process, base + "/sparql"
 
 
 def wait_listening(port: int, process: subprocess.Popen, seconds: float = 60.0) -> None:
