@@ -148,7 +148,6 @@ class BuildLoad:
         self.store = store
         self.graphs: set[Any] = set()  # the graphs handed over
         self.loaded = 0  # quads the session bulk-loaded batch by batch (the store counts them)
-        self.streamed = False  # whether a load was ever fed through the pipe (a big build)
         self._load: StreamLoad | None = None
         self._in_load = 0  # quads handed to the running load
         self._ending: StreamLoad | None = None  # the load before, its input ended, still writing
@@ -174,7 +173,6 @@ class BuildLoad:
             self.graphs.update(graphs)
             if self._load is None:
                 self._load = StreamLoad(self.store)
-                self.streamed = True
             for text in given:  # a graph at a time: never all of the batch's text in one more copy
                 self._load.write(text)
             del given
