@@ -36,10 +36,8 @@ class Changes:
         from then on no count follows the change."""
         if named is None:
             self.touched = None
-        elif self.touched is not None:
-            named = set(named)
-            self.touched |= named
-            self.whole |= named
+        else:
+            self.graphs(named)  # written as a whole, as a replace or a drop writes them
 
     def quads(self, quads: list[Quad]) -> None:
         """Quads merged into (or removed from) their graphs."""
