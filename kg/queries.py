@@ -67,6 +67,7 @@ from .sparql.binding import bind
 from .sparql.guard import QueryRefused, check_query
 from .sparql.lexer import variables
 from .store import GraphStore
+from .textindex import ranked_group
 from .vocab import Iris
 
 if TYPE_CHECKING:
@@ -207,6 +208,24 @@ def bind_prepared(query: NamedQuery, ready: Converted) -> str:
     return bind(query.text, ready.terms)
 
 
+_RANKED = re.compile(r"^[ \t]*# -- ranked hits:.*?^[ \t]*# -- end of the ranked hits --[^\n]*$", re.M | re.S)
+
+
+def bound(store: "GraphStore | Endpoint", query: NamedQuery, ready: Converted) -> str:
+    """The text to send to ``store``: the query with the prepared values bound and, where the
+    words index of the store's generation answers the query's ranked hits (search's, between
+    its two marker comments: :mod:`kg.textindex`), those hits in their place."""
+    text = bind_prepared(query, ready)
+    if not (isinstance(store, GraphStore) and is_bundled(query)):
+        return text
+    found = _RANKED.search(text)
+    group = None if found is None else ranked_group(store, ready.terms, ready.limit)
+    if found is None or group is None:
+        return text
+    # put in place after binding: the table is data, with nothing in it for the binder to read
+    return text[:found.start()] + "  " + group + text[found.end():]
+
+
 def bindings(query: NamedQuery, values: Mapping[str, str], iris: Iris) -> dict[str, Any]:
     """Typed terms for parameter values that need no graph (ids given as ids)."""
     converted = convert(query.name, query.params, values, iris, query.variables)
@@ -263,7 +282,7 @@ def run(store: "GraphStore | Endpoint", name_or_path: str | NamedQuery, params: 
         notes.extend(ready.notes)
     if isinstance(store, GraphStore):
         check_file(store, query)
-    result = store.query(bind_prepared(query, ready))
+    result = store.query(bound(store, query, ready))
     if ready.limit is not None and isinstance(result, QuerySolutions):
         return LimitedSolutions(result, ready.limit)
     return result

@@ -275,3 +275,13 @@ def test_the_bundled_catalog_result_for_result_equals_one_stock_pyshacl_run(bund
     assert Counter(bundled_report.results) == Counter(stock.results)
     filed = lambda report: Counter((r, r.record, r.column) for r in report.results)  # noqa: E731
     assert filed(bundled_report) == filed(stock)
+
+
+def test_records_the_store_lacks_are_named(bundled_store):
+    """--record: each id looked up in the store; one it lacks (or no IRI can hold) is a usage error naming it."""
+    from kg.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"no record bad id>, no-such-record in the store"):
+        validate(bundled_store, records=["mem0--mem0-ai", "no-such-record", "bad id>"])
+    report = validate(bundled_store, records=["mem0--mem0-ai"])
+    assert report.records == 1

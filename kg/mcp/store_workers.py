@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from ..errors import KgError, QueryError
 from ..parameters import Converted
-from ..queries import NamedQuery, bind_prepared
+from ..queries import NamedQuery, bound
 from ..runtime.limits import MAX_QUERY_CHARS
 from ..runtime.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
 from ..sparql.guard import QueryRefused, check_query
@@ -111,7 +111,7 @@ class StoreWorkers:
     def named(self, query: NamedQuery, ready: Converted) -> dict[str, Any]:
         """A named query with its prepared parameters bound (never pasted), capped at its
         ``limit``; what resolving a name chose is said in the answer's ``notes``."""
-        answer = self._run(bind_prepared(query, ready), self.config.timeout, limit=ready.limit)
+        answer = self._run(bound(self.version(), query, ready), self.config.timeout, limit=ready.limit)
         return {**answer, "notes": ready.notes} if ready.notes else answer
 
     def deadline_seconds(self, timeout: float | None) -> float:

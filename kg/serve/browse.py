@@ -157,7 +157,6 @@ def named_answer(worker: Any, msg: dict) -> dict:
     (or, with ``format``, the page alone, its next page in the ``Link`` header)."""
     from .. import queries
     from ..errors import NotFound, QueryError, UsageError, safe_text
-    from ..sparql.binding import bind
     from .replies import Reply
 
     try:
@@ -181,7 +180,7 @@ def named_answer(worker: Any, msg: dict) -> dict:
                                  "reads of one answer (its --max-rows)")
             run = {**values, own.name: str(page.reach)} if own is not None else values
             converted = queries.prepare(worker.store.select, query, run, worker.iris)  # an unknown system: 404
-            text = bind(query.text, converted.terms)
+            text = queries.bound(worker.store, query, converted)
             # the form shows the values resolved (a system's name as its id), its limit as given
             values = {k: v if own is not None and k == own.name else converted.values.get(k, v)
                       for k, v in values.items()}

@@ -52,6 +52,15 @@ def check_catalog_rules(store: GraphStore, iris: Iris, rules: dict[str, Rule]) -
     return results
 
 
+def _stored(store: GraphStore, iris: Iris, record_id: str) -> bool:
+    """Whether the store holds the graph of record ``record_id`` (an id no IRI can hold: no)."""
+    try:
+        graph = iris.record_graph(record_id)
+    except ValueError:
+        return False
+    return store.has_graph(graph)
+
+
 def _count_relations(store: GraphStore) -> int:
     return store.count(f"SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE {{ ?r a <{KG_NS}Relation> }}")
 
@@ -73,13 +82,14 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     iris = iris or Iris()
     started = time.perf_counter()
     own = load_shapes(shapes, iris.base) if shapes else None
-    known = record_ids(store, iris)
     if records is not None:
-        missing = sorted(set(records) - set(known))
+        # each looked up: listing every graph of the store to find a few costs 0.25 s at 45,600 records
+        missing = sorted(r for r in set(records) if not _stored(store, iris, r))
         if missing:
             raise UsageError(f"no record {', '.join(missing[:5])} in the store")
+    known = len(records) if records is not None else len(record_ids(store, iris))
     if own is not None:
-        return _validate_own(store, iris, own, records, started, len(known), jobs=jobs, per_call=per_call,
+        return _validate_own(store, iris, own, records, started, known, jobs=jobs, per_call=per_call,
                              progress=progress, scheduler=scheduler)
     rules = load_rules(iris)
     run = check_records(store, iris, ids=records, with_rest=records is None, jobs=jobs,
@@ -89,7 +99,7 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     mark = time.perf_counter()
     catalog = check_catalog_rules(store, iris, rules)
     timings["catalog_rules_s"] = round(time.perf_counter() - mark, 3)
-    return finish(run.results + catalog, rules, records=len(records) if records is not None else len(known),
+    return finish(run.results + catalog, rules, records=known,
                   relations=_count_relations(store), seconds=time.perf_counter() - started, mode="split",
                   scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
 

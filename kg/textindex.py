@@ -1,0 +1,327 @@
+"""The words index of a generation: search's ranked hits read from SQLite FTS5, not worked out in SPARQL.
+
+The ``search`` query finds the systems whose search text holds every word asked for, each at
+the start of a word, and ranks them (queries/search.rq says how). In SPARQL that costs a scan of
+every system's text and string work for each hit: 1.2 s at 45,600 records for a word most of
+them hold. This index answers the same block of search.rq (its "ranked hits", between two
+marker comments) from a file beside the generation's store: an FTS5 table of each system's
+words gives the candidates, the words of each field (kept beside it) say which fields hold each
+word, and the rank, the filters (tier, section) and the order are those of search.rq. Only the
+rows asked for (the limit) go back into the query, as a sorted VALUES table, and the store
+answers the rest of it (the columns shown), so a search answers the same rows either way;
+tests/test_textindex.py compares the two on the catalog.
+
+The index is kg's own file in the generation's folder (``kg-words.sqlite``), like the damage
+check's marker (:mod:`kg.store._checked`): made by the first search of a generation, or at the
+end of an ingest, and valid while the generation's data files are those it was made from (a
+checkpoint does not copy it; it goes with the folder). Where it cannot be made or read (no
+FTS5 in this Python's SQLite, a read-only folder, data an index cannot answer exactly such as a
+system with two tiers), search runs its SPARQL as written.
+
+Words are cut at the separators of search.rq and written with every character outside
+``a-z0-9`` as ``_`` and six hex digits, so that FTS5's ``ascii`` tokenizer sees exactly our
+words and a word's code starts another's code exactly when the word starts the other word:
+
+>>> code("café-bar")
+'caf_0000e9 bar'
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from pyoxigraph import Literal, NamedNode
+
+from .store import GraphStore
+from .store._checked import data_files
+from .vocab import KG, SCHEMA, SKOS, XSD
+
+INDEX = "kg-words.sqlite"
+_FORMAT = "1"  # bumped when what the file holds changes: an index of another format is made again
+
+#: search.rq's separators (its REPLACE): a space, ASCII punctuation, Latin-1 punctuation and
+#: symbols, general and CJK punctuation
+_SEPARATORS = re.compile("[ !-/:-@\\[-`{-~\u00a0-\u00bf\u00d7\u00f7\u2000-\u206f\u3000-\u303f]+")
+_NOT_PLAIN = re.compile(r"[^a-z0-9 ]")
+FIELDS = ("id", "name", "desc", "claims")
+SLOTS = 6  # search.rq's word slots: the sixth holds the rest of the words, one after another
+
+
+def code(text: str) -> str:
+    """``text`` cut into words at search.rq's separators, each written in ``a-z0-9_`` (see above),
+    one space between them."""
+    return _NOT_PLAIN.sub(_escape, _SEPARATORS.sub(" ", text).strip(" "))
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"_{ord(match.group()):06x}"
+
+
+def fields_of(found: str) -> tuple[str, str, str, str]:
+    """The id, name, description and claims of a search text, cut at its line breaks as search.rq
+    cuts them (STRBEFORE / STRAFTER: a missing break leaves the fields after it empty)."""
+    def before(text: str) -> str:
+        return text.split("\n", 1)[0] if "\n" in text else ""
+
+    def after(text: str) -> str:
+        return text.split("\n", 1)[1] if "\n" in text else ""
+
+    rest1 = after(found)
+    rest2 = after(rest1)
+    return before(found), before(rest1), before(rest2), after(rest2)
+
+
+def slots(text: str) -> list[str]:
+    """The word slots of a bound search text (kg.parameters.words: words one space apart), as
+    search.rq fills them: one word in each of the first five, the rest in the sixth."""
+    found = text.split(" ") if text else []
+    return found[:SLOTS - 1] + ([" ".join(found[SLOTS - 1:])] if len(found) >= SLOTS else [])
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One system that holds every word, with what search.rq works out for it."""
+
+    rank: int  # 0 the id or the name holds every word, 1 the description, 2 the claims, 3 spread
+    fields: int  # how many fields hold every word
+    matched: str  # the fields that hold every word ("id, name"), or those that hold one
+
+
+def match(words: Sequence[str], fields: Sequence[str]) -> Hit | None:
+    """Whether the coded ``fields`` (id, name, desc, claims: each " word word ...") hold every
+    slot of coded ``words`` at a word start, and how search.rq ranks it; None when they do not."""
+    if not words:
+        return Hit(0, 0, "")
+    in_id, in_name, in_desc, in_claims = fields
+    # how many of the six slots each field is in: a slot without a word is in every field
+    i = n = d = c = SLOTS - len(words)
+    for word in words:
+        key = " " + word
+        a, b, e, f = key in in_id, key in in_name, key in in_desc, key in in_claims
+        if not (a or b or e or f):
+            return None
+        i, n, d, c = i + a, n + b, d + e, c + f
+    counts = (i, n, d, c)
+    full = [count == SLOTS for count in counts]
+    rank = 0 if full[0] or full[1] else 1 if full[2] else 2 if full[3] else 3
+    shown = full if any(full) else [count > SLOTS - len(words) for count in counts]
+    return Hit(rank, sum(full), ", ".join(name for name, on in zip(FIELDS, shown) if on))
+
+
+def ranked_group(store: GraphStore, terms: dict[str, Any], limit: int | None) -> str | None:
+    """search.rq's ranked hits for the bound ``terms`` (text, and tier and section when given)
+    as a group to put in place of its own: a sub-SELECT of a VALUES table in search.rq's order,
+    the first ``limit`` of them; None when the words index cannot answer (search runs as written)."""
+    text, tier, section = terms.get("text"), terms.get("tier"), terms.get("section")
+    if not (isinstance(text, Literal) and (tier is None or _integer(tier))
+            and (section is None or _plain_text(section))):
+        return None
+    index = open_index(store)
+    if index is None:
+        return None
+    try:
+        rows = index.ranked(text.value, None if tier is None else int(tier.value),
+                            None if section is None else section.value.lower(), limit)
+    except sqlite3.Error:
+        return None
+    finally:
+        index.close()
+    table = " ".join(f"({order} {system} {found} {name or 'UNDEF'} {tier_term} {matched})"
+                     for order, (system, found, name, tier_term, matched) in enumerate(rows))
+    return ("{ SELECT ?system ?found ?name ?tier ?matched WHERE { VALUES (?order ?system ?found ?name ?tier ?matched) { "
+            + table + " } } ORDER BY ?order }")
+
+
+# -- the file --------------------------------------------------------------------------------------
+
+
+class WordsIndex:
+    """The words index of one generation, open to read."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def ranked(self, text: str, tier: int | None, section: str | None, limit: int | None) -> list[tuple[str, ...]]:
+        """search.rq's ranked hits for a bound ``text`` (words one space apart), only those of
+        ``tier`` and of a section whose name holds ``section`` (lower-cased) when given, in its
+        order, at most ``limit``: each as the terms of ?system ?found ?name ?tier ?matched in
+        N-Triples (the name None when the system has none; of ?found only its first line, the
+        id, which is all that the query reads of it after the hits)."""
+        words = [code(word) for word in slots(text)]
+        if not words:
+            # every system a hit of rank 0: search.rq's order is tier, name, IRI (NULLs first, as
+            # an unbound sort key in SPARQL; TEXT compares as SPARQL strings do, by code point)
+            rows = self._db.execute(
+                f"SELECT {_SHOWN} FROM systems s WHERE {_FILTERS} ORDER BY tier, name_key, system LIMIT ?1",
+                (-1 if limit is None else limit, tier, section))
+            return [_terms(row, "") for row in rows]
+        # each slot's first word as a prefix: the candidates hold every slot somewhere (a superset
+        # of the hits, which match() then checks field by field)
+        expression = " AND ".join(f'"{word.split(" ")[0]}"*' for word in words)
+        candidates = self._db.execute(
+            f"SELECT {_SHOWN}, name_key, tier, fields FROM words JOIN systems s ON s.rowid = words.rowid "
+            f"WHERE words MATCH ?1 AND {_FILTERS}", (expression, tier, section))
+        kept = []
+        for row in candidates:
+            hit = match(words, row[6].split("\n"))
+            if hit is not None:
+                name_key = (0, "") if row[4] is None else (1, row[4])
+                kept.append(((hit.rank, -hit.fields, row[5], name_key, row[0]), row, hit.matched))  # row[0]: unique
+        first = sorted(kept) if limit is None else heapq.nsmallest(limit, kept)
+        return [_terms(row, matched) for _, row, matched in first]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+_SHOWN = "s.system, s.first, s.name, s.tier_term"
+_FILTERS = ("(?2 IS NULL OR s.tier = ?2) AND "
+            "(?3 IS NULL OR EXISTS (SELECT 1 FROM sections WHERE row = s.rowid AND instr(label, ?3) > 0))")
+
+
+def _terms(row: tuple[Any, ...], matched: str) -> tuple[str, ...]:
+    system, first, name, tier_term = row[:4]
+    return str(NamedNode(system)), str(Literal(first + "\n")), name, tier_term, str(Literal(matched))
+
+
+def open_index(store: GraphStore) -> WordsIndex | None:
+    """The words index of the generation ``store`` reads, made now if it is missing or out of
+    date; None where there can be none (in memory, a plain old store, a write session, a folder
+    that cannot be written, data it cannot answer exactly, no FTS5)."""
+    folder = store.version_folder
+    if folder is None or store.generation == 0:
+        return None
+    path = folder / INDEX
+    try:
+        current = data_files(folder)
+        index = _read(path, current)
+        if index is None:
+            _write(path, store, current)
+            index = _read(path, current)
+        return index
+    except (OSError, sqlite3.Error):
+        return None
+
+
+def _read(path: Path, files: dict[str, list[int]]) -> WordsIndex | None:
+    if not path.exists():
+        return None
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+    except sqlite3.Error:
+        db.close()
+        return None
+    if meta.get("format") != _FORMAT or meta.get("files") != json.dumps(files, sort_keys=True):
+        db.close()
+        return None
+    if meta.get("answers") != "yes":
+        db.close()
+        raise OSError("the words index cannot answer for this data")  # search runs its SPARQL
+    return WordsIndex(db)
+
+
+def _write(path: Path, store: GraphStore, files: dict[str, list[int]]) -> None:
+    """Make the index of ``store``'s generation and put it at ``path`` whole (written beside it
+    and renamed over). The tables are made before the store is read: where they cannot be (a
+    folder that cannot be written, a SQLite without FTS5), that shows at once."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")  # one a writer
+    temporary.unlink(missing_ok=True)
+    try:
+        db = sqlite3.connect(temporary)
+        try:
+            _tables(db)
+            rows, answers = _system_rows(store)
+            _fill(db, rows if answers else [], list(_section_rows(store, rows)) if answers else [], answers, files)
+        finally:
+            db.close()
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _tables(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode = OFF")  # a new file, renamed into place once whole
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    db.execute("CREATE TABLE systems (rowid INTEGER PRIMARY KEY, system TEXT, first TEXT, name TEXT, "
+               "name_key TEXT, tier INTEGER, tier_term TEXT, fields TEXT)")
+    db.execute("CREATE TABLE sections (row INTEGER, label TEXT)")
+    db.execute("CREATE INDEX sections_row ON sections (row)")
+    # contentless, no positions: the index only says which systems hold a word starting so
+    db.execute("CREATE VIRTUAL TABLE words USING fts5(text, content='', detail=none, "
+               "tokenize=\"ascii tokenchars '_'\", prefix='2 3')")
+
+
+def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]], answers: bool,
+          files: dict[str, list[int]]) -> None:
+    db.executemany("INSERT INTO systems VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO sections VALUES (?, ?)", sections)
+    db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", ((row[0], row[7].replace("\n", " ")) for row in rows))
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [
+        ("format", _FORMAT), ("files", json.dumps(files, sort_keys=True)), ("answers", "yes" if answers else "no")])
+    db.commit()
+
+
+def _system_rows(store: GraphStore) -> tuple[list[tuple[Any, ...]], bool]:
+    """One row a system for the ``systems`` table (of its search text, the first line and the
+    words of each field coded), and whether the index answers exactly as search.rq would: each
+    system with one search text of four lines, one integer tier and at most one string name
+    (search.rq joins them: more would make it answer a system twice). Each property is read by
+    one scan of its own (a SPARQL join of the three took four times as long)."""
+    texts, tiers, names = (_objects(store, predicate) for predicate in (KG.searchText, KG.tier, SCHEMA.name))
+    if texts is None or tiers is None or names is None:
+        return [], False
+    rows: list[tuple[Any, ...]] = []
+    for system, found in texts.items():
+        tier, name = tiers.get(system), names.get(system)
+        if tier is None:
+            continue  # search.rq joins the tier: a system without one is never a hit
+        if not (isinstance(found, Literal) and found.datatype == XSD.string and found.value.count("\n") == 3
+                and _integer(tier) and (name is None or _plain_text(name))):
+            return [], False
+        coded = "\n".join(f" {words}" if (words := code(field)) else "" for field in fields_of(found.value))
+        rows.append((len(rows) + 1, system, found.value.split("\n", 1)[0], None if name is None else str(name),
+                     None if name is None else " " + name.value.lower(), int(tier.value), str(tier), coded))
+    return rows, True
+
+
+def _objects(store: GraphStore, predicate: NamedNode) -> dict[str, Any] | None:
+    """Each subject's object of ``predicate`` in any graph (IRI -> term); None when a subject has
+    two, or is not an IRI."""
+    found: dict[str, Any] = {}
+    for quad in store.match(None, predicate, None, None):
+        subject = quad.subject
+        if not isinstance(subject, NamedNode) or found.setdefault(subject.value, quad.object) != quad.object:
+            return None
+    return found
+
+
+def _section_rows(store: GraphStore, rows: list[tuple[Any, ...]]) -> Iterable[tuple[int, str]]:
+    """(row, section name lower-cased as LCASE does) for each section of each system: search.rq's
+    ``kg:section/skos:prefLabel``, each property read by one scan."""
+    row_of = {row[1]: row[0] for row in rows}
+    labels: dict[Any, set[str]] = {}
+    for quad in store.match(None, SKOS.prefLabel, None, None):
+        label = quad.object
+        if isinstance(label, Literal) and _plain_text(label):  # LCASE of another literal is an error
+            labels.setdefault(quad.subject, set()).add(label.value.lower())
+    pairs = {(row_of[quad.subject.value], label) for quad in store.match(None, KG.section, None, None)
+             if isinstance(quad.subject, NamedNode) and quad.subject.value in row_of
+             for label in labels.get(quad.object, ())}
+    return sorted(pairs)
+
+
+def _plain_text(term: Any) -> bool:
+    return isinstance(term, Literal) and (term.language is not None or term.datatype == XSD.string)
+
+
+def _integer(term: Any) -> bool:
+    return isinstance(term, Literal) and term.datatype == XSD.integer and re.fullmatch(r"-?[1-9][0-9]*|0", term.value) is not None

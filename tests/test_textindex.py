@@ -1,0 +1,165 @@
+"""The words index (kg.textindex): search answers the same rows from it as from its SPARQL, it is
+made again for every generation, and where it cannot answer exactly, search runs as written.
+Expected answers: search.rq run as written (the index turned off) and tests/searching.py, the
+matcher written from its definition, on the catalog JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pyoxigraph import Literal, NamedNode, Quad
+
+from kg.normalise import fold
+from kg import queries, textindex
+from kg.store import GraphStore
+from kg.vocab import KG, SCHEMA, XSD
+
+import searching  # tests/searching.py
+
+TEXTS = ["memory", "temporal graph", "knowledge graph", "graph", "", "zep", "Bi-Temporal", "MCP memory server",
+         "a", "—", "vector database open source memory layer agents", "neo4j cypher graph", "ag me", "x"]
+FILTERS = [{}, {"tier": "1"}, {"section": "memory"}, {"tier": "2", "section": "MEMORY"}, {"limit": "7"},
+           {"section": "é"}, {"limit": "0"}]
+
+
+def as_written(monkeypatch, store, params):
+    """search's rows with the index turned off: its SPARQL as written."""
+    with monkeypatch.context() as patched:
+        patched.setattr(textindex, "open_index", lambda _store: None)
+        return queries.query(store, "search", params)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_the_index_answers_the_rows_search_rq_answers(bundled_store, monkeypatch, text):
+    for extra in FILTERS:
+        params = {"text": text, "limit": "100000", **extra}
+        indexed = queries.query(bundled_store, "search", params)
+        assert indexed == as_written(monkeypatch, bundled_store, params), params
+    assert (bundled_store.version_folder / textindex.INDEX).is_file()
+
+
+@pytest.mark.parametrize("text", ["memory", "graph memory", "temporal graph", ""])
+def test_the_index_ranks_as_the_definition_does(bundled_store, records, text):
+    want = [rid for _, rid, _ in searching.ranked(text, records)]
+    assert [row["id"] for row in queries.query(bundled_store, "search", {"text": text, "limit": "100000"})] == want
+
+
+def _system(store_quads: list[Quad], rid: str, name: str | None, desc: str, tier: str | int = 1) -> None:
+    system = NamedNode(f"https://w3id.org/agent-landscape/id/system/{rid}")
+    graph = NamedNode(f"https://w3id.org/agent-landscape/graph/{rid}")
+    text = "\n".join((rid, fold(name) if name else "", fold(desc), ""))
+    store_quads.append(Quad(system, KG.searchText, Literal(text), graph))
+    store_quads.append(Quad(system, KG.tier, Literal(str(tier), datatype=XSD.integer), graph))
+    if name is not None:
+        store_quads.append(Quad(system, SCHEMA.name, Literal(name), graph))
+
+
+def _made(path, quads) -> GraphStore:
+    store = GraphStore(path)
+    store.add_bulk(quads)
+    return store
+
+
+def test_words_outside_ascii_and_systems_without_a_name(tmp_path, monkeypatch):
+    quads: list[Quad] = []
+    _system(quads, "strasse", "Straße Café", "東京 memory—layer for agents")
+    _system(quads, "tokyo", None, "東京タワー graph", tier=2)
+    _system(quads, "cafe", "café society", "Ünïcode ½ half & x×y", tier=2)
+    _system(quads, "plain", "Plain", "memory layer")
+    store = _made(tmp_path / "store", quads)
+    for text in ["東京", "東", "straße", "stras", "cafe", "café", "memory layer", "layer memory", "½", "x y", "xy",
+                 "unicode", "", "half x"]:
+        params = {"text": text, "limit": "100"}
+        assert queries.query(store, "search", params) == as_written(monkeypatch, store, params), text
+    assert [row["id"] for row in queries.query(store, "search", {"text": "東"})] == ["strasse", "tokyo"]
+    assert [row["id"] for row in queries.query(store, "search", {"text": ""})] == ["plain", "strasse", "tokyo", "cafe"]
+
+
+def test_a_new_generation_gets_its_own_index(tmp_path):
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    first = store.version_folder
+    assert (first / textindex.INDEX).is_file()
+    more: list[Quad] = []
+    _system(more, "two", "Two", "graph memory")
+    store.add_bulk(more)  # a new generation
+    assert store.version_folder != first
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one", "two"]
+    assert (store.version_folder / textindex.INDEX).is_file()
+
+
+def test_an_index_of_other_data_files_is_made_again(tmp_path):
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+    index = textindex.open_index(store)
+    assert index is not None
+    index.close()
+    path = store.version_folder / textindex.INDEX
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = ? WHERE key = 'files'", (json.dumps({"000001.sst": [1, 2, 3]}),))
+    db.execute("DELETE FROM systems")  # what a stale index would answer: nothing
+    db.commit()
+    db.close()
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+
+
+def test_data_the_index_cannot_answer_runs_search_as_written(tmp_path, monkeypatch):
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    _system(quads, "two", "Two", "memory graph")
+    two = NamedNode("https://w3id.org/agent-landscape/id/system/two")
+    quads.append(Quad(two, KG.tier, Literal("3", datatype=XSD.integer), NamedNode("https://e.org/other")))
+    store = _made(tmp_path / "store", quads)
+    assert textindex.open_index(store) is None  # a system with two tiers: search.rq answers it twice
+    rows = queries.query(store, "search", {"text": "memory"})
+    assert [row["id"] for row in rows] == ["one", "two", "two"]
+    assert rows == as_written(monkeypatch, store, {"text": "memory"})
+
+
+def test_where_no_index_can_be_written_search_runs_as_written(tmp_path, monkeypatch):
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+
+    def refused(*_args):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(textindex, "_write", refused)
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    assert not (store.version_folder / textindex.INDEX).exists()
+
+
+def test_no_index_in_memory():
+    store = GraphStore()
+    assert textindex.open_index(store) is None
+    assert queries.query(store, "search", {"text": "memory"}) == []
+
+
+@pytest.mark.parametrize("word, longer, starts", [("caf", "café", True), ("cafe", "café", False), ("東", "東京", True),
+                                                  ("a", "ßa", False), ("a", "½a", True), ("x", "xy", True), ("xy", "x", False)])
+def test_a_code_starts_another_exactly_when_the_word_does(word, longer, starts):
+    assert textindex.code(longer).startswith(textindex.code(word)) is starts
+    assert set(textindex.code(longer)) <= set("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def test_without_fts5_the_store_is_not_read_for_an_index(tmp_path, monkeypatch):
+    import sqlite3
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+
+    def no_fts5(_db):
+        raise sqlite3.OperationalError("no such module: fts5")
+
+    def never(_store):
+        raise AssertionError("the store was read for an index that cannot be made")
+
+    monkeypatch.setattr(textindex, "_tables", no_fts5)
+    monkeypatch.setattr(textindex, "_system_rows", never)
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    assert not list(store.version_folder.glob("kg-words*"))
