@@ -10,6 +10,8 @@ def safe_text(text: object, limit: int = 200) -> str:
     shown = str(text)
     if len(shown) > limit:
         shown = shown[:limit] + "..."
+    if shown.isprintable():  # most text: one pass in C, nothing to escape
+        return shown
     return "".join(
         ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
         for ch in shown

@@ -178,8 +178,10 @@ def _compact(value: Any) -> str:
             if shown.startswith(iri) and local and all(c.isalnum() or c in "-_" for c in local):
                 shown = f"{prefix}:{local}"
                 break
-    shown = safe_text(" ".join(shown.split()), limit=100_000)
-    return shown if len(shown) <= TABLE_WIDTH else shown[:TABLE_WIDTH - 1] + "…"
+    line = " ".join(shown.split())
+    # escaped after the cut (escaping only lengthens): the cell shows TABLE_WIDTH characters at most
+    shown = safe_text(line[:TABLE_WIDTH], limit=TABLE_WIDTH)
+    return shown if len(line) <= TABLE_WIDTH and len(shown) <= TABLE_WIDTH else shown[:TABLE_WIDTH - 1] + "…"
 
 
 def _is_number(value: Any) -> bool:

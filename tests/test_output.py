@@ -182,3 +182,15 @@ def test_graphml_and_gexf_refuse_a_character_xml_forbids(tmp_path, seed_record, 
                  "-o", str(tmp_path / "systems.json")]) == 0
     nodes = json.loads((tmp_path / "systems.json").read_text(encoding="utf-8"))["nodes"]
     assert [n["name"] for n in nodes if n["id"] == seed_record["id"]] == ["Seed\x01Name"]
+
+
+@pytest.mark.parametrize("value", ["x" * 59, "x" * 60, "x" * 61, "a\x01b" * 30, "x" * 58 + "\x01", "x" * 59 + "\x01",
+                                   "x" * 60 + "\x01", "word  \n  word\tword " * 20, "\x1b[31m" + "y" * 70, ""])
+def test_a_table_cell_is_escaped_then_cut_to_the_table_width(value):
+    """Escaped after the cut (faster on long text): the cell is the whole text escaped, cut to TABLE_WIDTH."""
+    from kg.errors import safe_text
+    from kg.output import TABLE_WIDTH, _compact
+
+    whole = safe_text(" ".join(value.split()), limit=100_000)
+    want = whole if len(whole) <= TABLE_WIDTH else whole[:TABLE_WIDTH - 1] + "…"
+    assert _compact(Literal(value)) == want
