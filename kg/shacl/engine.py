@@ -104,6 +104,10 @@ class Engine:
         """A data graph of pyoxigraph triples or quads, indexed for these shapes (over ``base``)."""
         return Facts(base, outgoing=self.closed).add(triples, self.reads, self.backwards)
 
+    def facts_of_terms(self, triples: Iterable[tuple[Term, Term, Term]], base: Facts | None = None) -> Facts:
+        """As :meth:`facts`, from (subject, predicate, object) tuples already of the predicates read."""
+        return Facts(base, outgoing=self.closed).add_terms(triples, None, self.backwards)
+
     def validate(self, facts: Facts, accept: Callable[[Term], bool] | None = None) -> list[Finding]:
         """Every result of the shapes on ``facts``; of the focus nodes ``accept`` accepts, when given."""
         run = Run(facts, self.hierarchy)

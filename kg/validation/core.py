@@ -47,6 +47,10 @@ class CoreShapes:
         """A data graph for these shapes (pyoxigraph triples or quads), over ``base``."""
         return self.engine.facts(triples, base)
 
+    def facts_of_terms(self, triples: Iterable[tuple[Any, Any, Any]], base: Facts | None = None) -> Facts:
+        """As :meth:`facts`, from (subject, predicate, object) tuples of the predicates the shapes read."""
+        return self.engine.facts_of_terms(triples, base)
+
     def check(self, facts: Facts, focus: Callable[[Any], bool] | None = None) -> list[Result]:
         """Every result of the shapes on ``facts`` (of the focus nodes ``focus`` accepts, when given)."""
         return [self.result(f) for f in self.engine.validate(facts, focus)]

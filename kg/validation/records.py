@@ -11,6 +11,7 @@ graph goes to every worker once, each part carries its record graphs as N-Quads)
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import shutil
@@ -20,14 +21,16 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pyoxigraph
 from pyoxigraph import NamedNode
 
 from ..errors import StoreError
+from ..gctuning import THRESHOLD, fewer_collections
 from ..store import GraphStore
 from ..vocab import RDFS, Iris
+from ..shacl import terms
 from .core import CoreShapes, Facts, core_shapes
 from .parts import part_list
 from .report import Result
@@ -66,6 +69,8 @@ class Checker:
         self.store = store
         reads = self.shapes.reads  # None: some shape is closed, every predicate counts
         self.predicates = None if reads is None else [NamedNode(p) for p in sorted(reads)]
+        self._predicate_set = frozenset(self.predicates or ())
+        self._reading = None if self.predicates is None else _graph_reading(self.predicates)
         if store is not None:
             self.shared_quads = list(store.quads(self.iris.shared_graph))
         else:
@@ -77,34 +82,54 @@ class Checker:
         """The results of one part, and the CPU seconds it took."""
         kind, graphs, payload = task
         started = time.process_time()
-        by_graph = self._quads(graphs, payload)
+        by_graph = self._triples(graphs, payload)
         results: list[Result] = []
         if kind == "rest":
-            results += self.shapes.check(self.shapes.facts(
-                [*self.shared_quads, *(q for quads in by_graph.values() for q in quads)]))
+            results += self.shapes.check(self.shapes.facts_of_terms(
+                [*self._kept(terms(self.shared_quads)), *(t for triples in by_graph.values() for t in triples)]))
         else:
-            for quads in by_graph.values():
-                results += self.shapes.check(self.shapes.facts(quads, self.shared))
+            for triples in by_graph.values():
+                results += self.shapes.check(self.shapes.facts_of_terms(triples, self.shared))
         return results, time.process_time() - started
 
-    def _quads(self, graphs: list[str], payload: bytes | None) -> dict[str, list[Any]]:
+    def _triples(self, graphs: list[str], payload: bytes | None) -> dict[str, list[Any]]:
+        """(subject, predicate, object) of each graph's triples the shapes look at, by graph."""
         if payload is None:
             assert self.store is not None
             return {g: self._read(NamedNode(g)) for g in graphs}
         found: dict[str, list[Any]] = {g: [] for g in graphs}
         for quad in pyoxigraph.parse(payload, format=pyoxigraph.RdfFormat.N_QUADS):
             found.setdefault(quad.graph_name.value, []).append(quad)
-        return found
+        return {g: self._kept(terms(quads)) for g, quads in found.items()}
 
+    def _kept(self, triples: Iterable[tuple[Any, Any, Any]]) -> list[tuple[Any, Any, Any]]:
+        """The triples of the predicates the shapes read (all where some shape is closed)."""
+        if self.predicates is None:
+            return list(triples)
+        return [t for t in triples if t[1] in self._predicate_set]
 
     def _read(self, graph: NamedNode) -> list[Any]:
-        """The quads of ``graph`` the shapes look at: those of the predicates they read, one predicate
-        at a time where they name them (a third of a full record's quads are of other predicates, and
-        each term read costs a lookup in the store's dictionary: 5.0 -> 3.4 ms a full-shape record)."""
+        """The triples of ``graph`` the shapes look at, as (subject, predicate, object): of the
+        predicates they read (a third of a full record's quads are of other predicates), all where
+        some shape is closed. Read by one query with the graph as its default graph that hands back
+        each predicate as a number: each term read is a lookup in the store's dictionary, and this
+        way neither the graph's name nor the predicate is looked up (a full-shape record read and
+        checked 5.1 -> 4.0 ms at 912 records, 8.3 -> 6.2 ms at 45,600)."""
         assert self.store is not None
-        if self.predicates is None:
-            return list(self.store.quads(graph))
-        return [q for p in self.predicates for q in self.store.match(None, p, None, graph)]
+        if self._reading is None:
+            return list(terms(self.store.quads(graph)))
+        text, predicates = self._reading
+        solutions = self.store.query(text, default_graph=graph)
+        assert isinstance(solutions, pyoxigraph.QuerySolutions)
+        return [(s, predicates[k.value], o) for s, o, k in solutions]
+
+
+def _graph_reading(predicates: list[NamedNode]) -> tuple[str, dict[str, NamedNode]]:
+    """The query that reads a graph's triples of ``predicates`` (its default graph), and the
+    predicate of each number it answers."""
+    table = " ".join(f"({p} {i})" for i, p in enumerate(predicates))  # pyoxigraph's serialiser escapes
+    return (f"SELECT ?s ?o ?k WHERE {{ VALUES (?p ?k) {{ {table} }} ?s ?p ?o }}",
+            {str(i): p for i, p in enumerate(predicates)})
 
 
 def schema(store: GraphStore) -> tuple[tuple[str, str], ...]:
@@ -132,8 +157,11 @@ def check_records(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = 
     if jobs == 1:
         checker = Checker(setup, store)
         finished.prepared = time.perf_counter() - started
-        for kind, graphs in parts:
-            finished.add(checker.check((kind, graphs, None)))
+        # a record's check makes thousands of short-lived tuples: at the default threshold the collector
+        # runs every few records over every object kept, the results so far among them (kg.gctuning)
+        with fewer_collections():
+            for kind, graphs in parts:
+                finished.add(checker.check((kind, graphs, None)))
     else:
         with snapshot(store) as path:
             tasks: list[Task] = [(kind, graphs, None if path else _payload(store, graphs)) for kind, graphs in parts]
@@ -189,6 +217,7 @@ _WORKER: dict[str, Checker] = {}
 
 
 def _worker_init(store_path: str | None, setup: Setup) -> None:
+    gc.set_threshold(THRESHOLD, *gc.get_threshold()[1:])  # as in one process (above); the process is ours
     store = GraphStore.open_existing(store_path, read_only=True) if store_path else None
     _WORKER["checker"] = Checker(setup, store)
 
