@@ -28,9 +28,9 @@ from pyoxigraph import NamedNode
 
 from ..errors import StoreError
 from ..gctuning import THRESHOLD, fewer_collections
+from ..shacl import terms
 from ..store import GraphStore
 from ..vocab import RDFS, Iris
-from ..shacl import terms
 from .core import CoreShapes, Facts, core_shapes
 from .parts import part_list
 from .report import Result
