@@ -208,7 +208,8 @@ def bind_prepared(query: NamedQuery, ready: Converted) -> str:
     return bind(query.text, ready.terms)
 
 
-_RANKED = re.compile(r"^[ \t]*# -- ranked hits:.*?^[ \t]*# -- end of the ranked hits --[^\n]*$", re.M | re.S)
+_RANKED_MARK = "# -- ranked hits:"
+_RANKED = re.compile(rf"^[ \t]*{_RANKED_MARK}.*?^[ \t]*# -- end of the ranked hits --[^\n]*$", re.M | re.S)
 
 
 def bound(store: "GraphStore | Endpoint", query: NamedQuery, ready: Converted) -> str:
@@ -216,7 +217,8 @@ def bound(store: "GraphStore | Endpoint", query: NamedQuery, ready: Converted) -
     words index of the store's generation answers the query's ranked hits (search's, between
     its two marker comments: :mod:`kg.textindex`), those hits in their place."""
     text = bind_prepared(query, ready)
-    if not (isinstance(store, GraphStore) and is_bundled(query)):
+    # the marker first: every named query passes here, and only search has ranked hits
+    if not (isinstance(store, GraphStore) and _RANKED_MARK in query.text and is_bundled(query)):
         return text
     found = _RANKED.search(text)
     group = None if found is None else ranked_group(store, ready.terms, ready.limit)
