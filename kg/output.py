@@ -169,16 +169,25 @@ def plain_json(value: Any) -> Any:
     return text(value)
 
 
+# an IRI shown as prefix:local where its local part is letters, digits, "-" and "_" (\\w is
+# str.isalnum() or "_"): the first namespace that allows it, as the alternatives are tried in order
+_PREFIX_NAMES = list(PREFIXES)
+_PREFIXED = re.compile("(?:" + "|".join(f"({re.escape(iri)})" for iri in PREFIXES.values()) + r")[\w-]+\Z")
+
+
 def _compact(value: Any) -> str:
-    """Text for a table cell: known namespaces as prefixes, one line, escaped, shortened."""
+    """Text for a table cell: known namespaces as prefixes, one line, escaped, shortened.
+
+    >>> _compact(NamedNode(PREFIXES["kg"] + "System")), _compact(NamedNode(PREFIXES["kg"] + "a/b"))
+    ('kg:System', 'https://w3id.org/agent-landscape/ontology#a/b')
+    """
     shown = text(value)
     if isinstance(value, NamedNode):
-        for prefix, iri in PREFIXES.items():
-            local = shown[len(iri):]
-            if shown.startswith(iri) and local and all(c.isalnum() or c in "-_" for c in local):
-                shown = f"{prefix}:{local}"
-                break
-    line = " ".join(shown.split())
+        found = _PREFIXED.match(shown)  # one pass in C: a table of 45,600 rows spent 1 s here
+        if found is not None and found.lastindex is not None:
+            shown = f"{_PREFIX_NAMES[found.lastindex - 1]}:{shown[found.end(found.lastindex):]}"
+    plain = shown.isprintable() and "  " not in shown and shown[:1] != " " and shown[-1:] != " "
+    line = shown if plain else " ".join(shown.split())  # one line: runs of white space as one space
     # escaped after the cut (escaping only lengthens): the cell shows TABLE_WIDTH characters at most
     shown = safe_text(line[:TABLE_WIDTH], limit=TABLE_WIDTH)
     return shown if len(line) <= TABLE_WIDTH and len(shown) <= TABLE_WIDTH else shown[:TABLE_WIDTH - 1] + "…"

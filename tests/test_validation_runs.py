@@ -17,7 +17,7 @@ import pytest
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS, main
 from kg.ingestion import ingest_paths
-from kg.validation import revalidate, validate, validate_monolithic
+from kg.validation import load_rules, revalidate, validate, validate_monolithic
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "shapes"
@@ -285,3 +285,23 @@ def test_records_the_store_lacks_are_named(bundled_store):
         validate(bundled_store, records=["mem0--mem0-ai", "no-such-record", "bad id>"])
     report = validate(bundled_store, records=["mem0--mem0-ai"])
     assert report.records == 1
+
+
+def test_a_check_of_some_records_equals_the_full_run_on_them(bundled_store, bundled_report, expected_records, iris):
+    """--record reads only the shared resources the records reach, and the catalog-wide answers the
+    ingest remembered: the same results as the full run (itself equal to stock pySHACL, above), for
+    those records' graphs and for every catalog-wide rule."""
+    rules = load_rules(iris)
+    chosen = set(sorted(expected_records)[::7])
+    some = validate(bundled_store, iris, records=sorted(chosen))
+
+    def of_records(report):
+        return Counter(r for r in report.results if rules[r.rule].scope == "record" and r.record in chosen
+                       and not r.focus.startswith(iris.base + "relation/"))
+
+    def catalog_wide(report):
+        return Counter(r for r in report.results if rules[r.rule].scope == "catalog")
+
+    assert of_records(some) == of_records(bundled_report)
+    assert sum(of_records(some).values()) > 1000
+    assert catalog_wide(some) == catalog_wide(bundled_report)

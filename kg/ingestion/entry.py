@@ -16,6 +16,7 @@ from ..gctuning import fewer_collections
 from ..errors import UsageError
 from ..sources import STREAM_MIN_BYTES, CatalogStream, Input, RdfDocument, read_inputs
 from ..store import GraphStore
+from ..validation.runs import remember_catalog_rules
 from ..vocab import Iris
 from . import batching
 from .pipeline import run_ingest
@@ -67,6 +68,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
             store.compact()
             report = run()
     _make_words_index(store)
+    remember_catalog_rules(store, iris)
     return report
 
 

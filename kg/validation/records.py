@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pyoxigraph
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode
 
 from ..errors import StoreError
 from ..gctuning import THRESHOLD, fewer_collections
@@ -63,7 +63,7 @@ class PartRun:
 class Checker:
     """Checks parts of one run: from ``store``, or (None) from the N-Quads each part carries."""
 
-    def __init__(self, setup: Setup, store: GraphStore | None) -> None:
+    def __init__(self, setup: Setup, store: GraphStore | None, *, reached: bool = False) -> None:
         self.iris = Iris(setup.base)
         self.shapes: CoreShapes = core_shapes(setup.base, setup.schema)
         self.store = store
@@ -71,12 +71,17 @@ class Checker:
         self.predicates = None if reads is None else [NamedNode(p) for p in sorted(reads)]
         self._predicate_set = frozenset(self.predicates or ())
         self._reading = None if self.predicates is None else _graph_reading(self.predicates)
-        if store is not None:
-            self.shared_quads = list(store.quads(self.iris.shared_graph))
+        self._looked: set[Any] | None = None  # the nodes looked up in the shared graph, when read as reached
+        if store is not None and reached and self.shapes.backwards is not None and self.predicates is not None:
+            self._start_reached(store, self.predicates, self.shapes.backwards)
+        elif store is not None:
+            # read as a record graph is: of the predicates read, a third of its quads at 45,600 records
+            self.shared_triples = self._read(self.iris.shared_graph)
         else:
             assert setup.shared is not None
-            self.shared_quads = list(pyoxigraph.parse(setup.shared, format=pyoxigraph.RdfFormat.N_TRIPLES))
-        self.shared: Facts = self.shapes.facts(self.shared_quads)
+            parsed = pyoxigraph.parse(setup.shared, format=pyoxigraph.RdfFormat.N_TRIPLES)
+            self.shared_triples = self._kept(terms(parsed))
+        self.shared: Facts = self.shapes.facts_of_terms(self.shared_triples)
 
     def check(self, task: Task) -> tuple[list[Result], float]:
         """The results of one part, and the CPU seconds it took."""
@@ -86,11 +91,54 @@ class Checker:
         results: list[Result] = []
         if kind == "rest":
             results += self.shapes.check(self.shapes.facts_of_terms(
-                [*self._kept(terms(self.shared_quads)), *(t for triples in by_graph.values() for t in triples)]))
+                [*self.shared_triples, *(t for triples in by_graph.values() for t in triples)]))
         else:
             for triples in by_graph.values():
+                if self._looked is not None:
+                    self._reach(triples)
                 results += self.shapes.check(self.shapes.facts_of_terms(triples, self.shared))
         return results, time.process_time() - started
+
+    def _start_reached(self, store: GraphStore, predicates: list[NamedNode], backwards: frozenset[str]) -> None:
+        """The shared layer of a check of some records: only the shared resources their triples reach
+        (:meth:`_reach`), not the whole shared graph (10,000 triples at 45,600 records: 0.2 s); and
+        every resource of a shared triple that some shape looks up from its object, as a lookup from
+        any record may find it."""
+        self.shared_triples = []
+        self.shared = Facts(outgoing=self.shapes.engine.closed)
+        self._looked = set()
+        chosen = [p for p in predicates if p.value in backwards]
+        if chosen:
+            text, _ = _graph_reading(chosen)
+            solutions = store.query(text, default_graph=self.iris.shared_graph)
+            assert isinstance(solutions, pyoxigraph.QuerySolutions)
+            self._fetch([s for s, _, _ in solutions])
+
+    def _reach(self, triples: list[Any]) -> None:
+        """Add to the shared layer the shared graph's triples about every node ``triples`` reach that is
+        not one of their own subjects, and about what those reach in turn."""
+        own = {s for s, _, _ in triples}
+        self._fetch([o for _, _, o in triples if o not in own])
+
+    def _fetch(self, nodes: list[Any]) -> None:
+        """The shared graph's triples about ``nodes`` and what they reach, read node by node, added to
+        the shared layer (each node looked up once a run)."""
+        assert self.store is not None and self._looked is not None
+        todo = [node for node in nodes if not isinstance(node, Literal) and node not in self._looked]
+        graph = self.iris.shared_graph
+        while todo:
+            node = todo.pop()
+            if node in self._looked:
+                continue
+            self._looked.add(node)
+            found = self._kept(terms(self.store.match(node, None, None, graph)))
+            if found:
+                self._add_shared(found)
+                todo += [o for _, _, o in found if not isinstance(o, Literal) and o not in self._looked]
+
+    def _add_shared(self, triples: list[Any]) -> None:
+        self.shared_triples += triples
+        self.shared.add_terms(triples, None, self.shapes.backwards)
 
     def _triples(self, graphs: list[str], payload: bytes | None) -> dict[str, list[Any]]:
         """(subject, predicate, object) of each graph's triples the shapes look at, by graph."""
@@ -155,7 +203,8 @@ def check_records(store: GraphStore, iris: Iris, *, ids: Sequence[str] | None = 
         jobs = (os.cpu_count() or 1) if records >= POOL_FROM else 1
     jobs = max(1, min(jobs, len(parts)))
     if jobs == 1:
-        checker = Checker(setup, store)
+        # a check of some records reads only the shared resources they reach
+        checker = Checker(setup, store, reached=ids is not None and not with_rest)
         finished.prepared = time.perf_counter() - started
         # a record's check makes thousands of short-lived tuples: at the default threshold the collector
         # runs every few records over every object kept, the results so far among them (kg.gctuning)

@@ -24,6 +24,7 @@ from ..queries import QUERIES_DIR
 from ..store import GraphStore
 from ..vocab import KG_NS, RDF, Iris
 from ..description import read_counts
+from . import remembered
 from .core import CoreShapes
 from .pyshacl_run import Converter, results_from_report_graph, stock_results
 from .incremental import CatalogChange
@@ -36,20 +37,36 @@ from .user_shapes import UserShapes, load_shapes
 _RDF_TYPE = URIRef(RDF.type.value)
 
 
-def check_catalog_rules(store: GraphStore, iris: Iris, rules: dict[str, Rule]) -> list[Result]:
-    """The catalog-wide rules: one SPARQL query each (queries/check-*.rq), over the whole store."""
+def check_catalog_rules(store: GraphStore, iris: Iris, rules: dict[str, Rule], *,
+                        remember: bool = False) -> list[Result]:
+    """The catalog-wide rules: one SPARQL query each (queries/check-*.rq), over the whole store;
+    ``remember``: their answers kept beside the generation's data for the next run
+    (``kg.validation.remembered``)."""
+    chosen = [rule for rule in rules.values() if rule.scope == "catalog"]
+    texts = {rule.name: (QUERIES_DIR / f"{rule.check}.rq").read_text(encoding="utf-8") for rule in chosen}
+
+    def answer() -> remembered.Answers:
+        return {name: [(term_text(row["focus"]), term_text(row["value"]) if row.get("value") is not None else None)
+                       for row in store.select(text)] for name, text in texts.items()}
+
+    if remember:
+        key = remembered.digest([iris.base, *((r.name, texts[r.name], r.path, r.component, r.severity)
+                                               for r in chosen)])
+        found = remembered.answers(store, key, answer)
+    else:
+        found = answer()
     owner = Owner(iris)
-    results = []
-    for rule in rules.values():
-        if rule.scope != "catalog":
-            continue
-        text = (QUERIES_DIR / f"{rule.check}.rq").read_text(encoding="utf-8")
-        for row in store.select(text):
-            value = row.get("value")
-            results.append(make_result(owner, rule.name, term_text(row["focus"]), rule.path,
-                                       term_text(value) if value is not None else None,
-                                       rule.component or "", rule.severity))
-    return results
+    return [make_result(owner, rule.name, focus, rule.path, value, rule.component or "", rule.severity)
+            for rule in chosen for focus, value in found[rule.name]]
+
+
+def remember_catalog_rules(store: GraphStore, iris: Iris | None = None) -> None:
+    """Our catalog-wide rules answered for the version ``store`` reads and remembered beside it (the
+    last step of an ingest, so that the first ``kg validate --record`` after it does not answer them
+    over the whole store); nothing in memory or inside a write session, where none would be kept."""
+    if store.version_folder is not None and store.generation != 0:
+        iris = iris or Iris()
+        check_catalog_rules(store, iris, load_rules(iris), remember=True)
 
 
 def _stored(store: GraphStore, iris: Iris, record_id: str) -> bool:
@@ -97,10 +114,12 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     timings = dict(run.timings)
     timings["record_rules_s"] = round(time.perf_counter() - started, 3)
     mark = time.perf_counter()
-    catalog = check_catalog_rules(store, iris, rules)
+    catalog = check_catalog_rules(store, iris, rules, remember=True)
     timings["catalog_rules_s"] = round(time.perf_counter() - mark, 3)
+    # the quick check of a few records reads the count from the dataset description, as revalidate does
+    relations = _counts(store, iris)[1] if records is not None else _count_relations(store)
     return finish(run.results + catalog, rules, records=known,
-                  relations=_count_relations(store), seconds=time.perf_counter() - started, mode="split",
+                  relations=relations, seconds=time.perf_counter() - started, mode="split",
                   scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
 
 

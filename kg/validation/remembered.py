@@ -1,0 +1,95 @@
+"""The catalog-wide answers of a generation, worked out once and remembered in a file beside its data.
+
+``kg validate --record ID`` checks a few record graphs and answers every catalog-wide rule
+over the whole store (queries/check-*.rq): at 45,600 full-shape records those queries cost
+0.4 s, more than a hundred records' own checks. Their answers depend on the generation's
+data, which is sealed and never written again, and on the rules; so they are kept in the
+generation's folder (``kg-catalog-rules.json``), as the words index (:mod:`kg.textindex`) and
+the damage check's marker (:mod:`kg.store._checked`) are: written at the end of an ingest or
+by the first validation that finds none, and used while the data files are those they were
+answered from (their stat: a checkpoint or a copy makes them again) and the rules those they
+were answered for (a digest of each rule's name, query text, path, component and severity,
+and of the base). In memory, inside a write session, or where the folder cannot be written,
+the queries run every time.
+
+>>> import tempfile
+>>> from pyoxigraph import NamedNode, Quad
+>>> from kg.store import GraphStore
+>>> folder = tempfile.mkdtemp()
+>>> store = GraphStore(folder)
+>>> store.add([Quad(NamedNode("https://e.org/a"), NamedNode("https://e.org/p"), NamedNode("https://e.org/b"))])
+>>> store = GraphStore.open_existing(folder, read_only=True)
+>>> asked = []
+>>> answer = lambda: asked.append(1) or {"Rule": [("<https://e.org/a>", None)]}
+>>> answers(store, "digest", answer), answers(store, "digest", answer), len(asked)
+({'Rule': [('<https://e.org/a>', None)]}, {'Rule': [('<https://e.org/a>', None)]}, 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..store import GraphStore
+from ..store._checked import data_files
+
+FILE = "kg-catalog-rules.json"
+_FORMAT = "1"  # bumped when what the file holds changes
+
+Answers = dict[str, list[tuple[str, "str | None"]]]  # rule name -> (focus, value) texts of each result
+
+
+def digest(parts: Iterable[object]) -> str:
+    """A digest of what the answers depend on besides the data (the rules, the base)."""
+    return hashlib.sha256(json.dumps(list(parts), sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def answers(store: GraphStore, key: str, answer: Callable[[], Answers]) -> Answers:
+    """The answers remembered for the generation ``store`` reads and ``key`` (a :func:`digest`), or
+    ``answer()``, remembered for the next time where the generation's folder can be written."""
+    folder = store.version_folder
+    if folder is None or store.generation == 0:
+        return answer()
+    try:
+        files = data_files(folder)
+    except OSError:
+        return answer()
+    path = folder / FILE
+    found = _read(path, files, key)
+    if found is not None:
+        return found
+    made = answer()
+    _write(path, files, key, made)
+    return made
+
+
+def _read(path: Path, files: dict[str, list[int]], key: str) -> Answers | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            held = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(held, dict) or held.get("format") != _FORMAT or held.get("files") != files \
+            or held.get("key") != key or not isinstance(held.get("answers"), dict):
+        return None
+    return {name: [(focus, value) for focus, value in rows] for name, rows in held["answers"].items()}
+
+
+def _write(path: Path, files: dict[str, list[int]], key: str, made: Answers) -> None:
+    """Written beside and renamed over, so a reader finds a whole file or none; nothing where the
+    folder cannot be written (read-only media: the queries run each time)."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump({"format": _FORMAT, "files": files, "key": key, "answers": made}, handle,
+                      ensure_ascii=False, sort_keys=True)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
