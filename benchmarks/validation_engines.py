@@ -3,7 +3,7 @@
 
     python benchmarks/validation_engines.py suite [--out benchmarks/results/validation-suite.md]
     python benchmarks/validation_engines.py speed --store DIR [--pairs 3]
-    python benchmarks/validation_engines.py scale --store 912=DIR --store 9120=DIR [--jobs 1]
+    python benchmarks/validation_engines.py scale --store 912=DIR --store 45600=DIR [--jobs 1] [--runs 5,1]
 
 ``suite``: every case of tests/shacl_suite/ (the W3C SHACL Core suite and kg's own cases)
 on kg's engine, on stock pySHACL and, when installed, on pyrudof: whether each gives the
@@ -17,7 +17,9 @@ every shape), the ratio pair by pair; then ``kg validate --record ID``. Load ave
 stated; CPU and wall seconds of each process (``/usr/bin/time``).
 
 ``scale``: ``kg validate`` of full-shape stores (benchmarks/generate.py, then ``kg ingest``):
-wall seconds per record and peak RSS (``/usr/bin/time -v``), with ``--jobs`` processes.
+wall seconds per record and peak RSS (``/usr/bin/time -v``), with ``--jobs`` processes; the
+median of ``--runs`` runs of each store, and the ratio of the last store's time per record to the
+first's.
 
 The ingest's rule gate against an earlier checkout's: ``benchmarks/gate_bench.py``.
 """
@@ -196,16 +198,29 @@ def _read_through(store: Path) -> None:
                     pass
 
 
-def run_scale(stores: list[str], jobs: int) -> dict[str, Any]:
+def run_scale(stores: list[str], jobs: int, runs: list[int]) -> dict[str, Any]:
+    """Each store's ``kg validate`` as a whole command, ``runs`` times a store (in the stores' order;
+    the last count for the rest), the median per record: a run of 912 records lasts seconds and a
+    burst of the machine's other work moves one run by a fifth, a run of 45,600 lasts minutes."""
     out: dict[str, Any] = {"jobs": jobs, "load_before": load(), "stores": {}}
-    for entry in stores:
+    for position, entry in enumerate(stores):
         records, path = entry.split("=", 1)
         _read_through(Path(path))
-        got = timed([*KG, "validate", "--store", path, "--format", "json", "--jobs", str(jobs)])
+        count = runs[min(position, len(runs) - 1)]
+        done = [timed([*KG, "validate", "--store", path, "--format", "json", "--jobs", str(jobs)])
+                for _ in range(count)]
+        got: dict[str, Any] = {"runs": done, "wall_s": statistics.median(d["wall_s"] for d in done),
+                               "cpu_s": statistics.median(d["cpu_s"] for d in done),
+                               "peak_mib": max(d["peak_mib"] for d in done)}
         got["ms_per_record_wall"] = round(1000 * got["wall_s"] / int(records), 2)
         got["ms_per_record_cpu"] = round(1000 * got["cpu_s"] / int(records), 2)
         out["stores"][records] = got
     out["load_after"] = load()
+    sizes = list(out["stores"])
+    if len(sizes) > 1:
+        first, last = out["stores"][sizes[0]], out["stores"][sizes[-1]]
+        out["ratio_wall"] = round(last["ms_per_record_wall"] / first["ms_per_record_wall"], 3)
+        out["ratio_cpu"] = round(last["ms_per_record_cpu"] / first["ms_per_record_cpu"], 3)
     print(json.dumps(out, indent=1))
     return out
 
@@ -225,6 +240,8 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--record", default="mem0--mem0-ai")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--runs", default="1", help="scale: runs of each store, in the stores' order (5,1: five of "
+                                                  "the first, one of the others); the median counts")
     args = ap.parse_args()
     if args.what == "suite":
         run_suite(args.out)
@@ -232,7 +249,7 @@ def main() -> None:
         found = run_speed(args.store[0], args.pairs, args.record)
         (RESULTS / "validation-speed.json").write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     else:
-        found = run_scale(args.store, args.jobs)
+        found = run_scale(args.store, args.jobs, [int(n) for n in args.runs.split(",")])
         (RESULTS / "validation-scale.json").write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
 
 
