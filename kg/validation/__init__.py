@@ -13,6 +13,7 @@ Every run evaluates SHACL Core with one engine, ``kg.shacl``; the modules, from 
   on a process pool or (``dask_run``, ``dask_own``) on a Dask cluster;
 * ``pyshacl_run``: stock pySHACL (``--engine pyshacl``, and SHACL-SPARQL shapes);
 * ``files``: RDF files read for ``kg validate FILE``;
+* ``remembered``: the catalog-wide answers of a generation, kept in a file beside it;
 * ``runs``: ``validate``, ``revalidate`` and ``validate_monolithic`` (stock pySHACL).
 
 >>> from kg.validation import load_rules
