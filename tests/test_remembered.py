@@ -106,6 +106,18 @@ def test_a_damaged_or_foreign_file_is_answered_again(built, monkeypatch, damage)
     assert json.loads(path.read_text(encoding="utf-8"))["key"] != "other rules"  # and the file was made again
 
 
+def test_a_file_of_the_right_generation_and_rules_but_edited_by_hand_is_answered_again(built, monkeypatch):
+    store, paths, dangling = built
+    path = store.version_folder / remembered.FILE
+    held = json.loads(path.read_text(encoding="utf-8"))
+    for edited in ({**held["answers"], "RelationSourceIsSystem": [["only a focus"]]},
+                   {k: v for k, v in held["answers"].items() if k != "RelationTargetIsSystem"}):
+        path.write_text(json.dumps({**held, "answers": edited}), encoding="utf-8")
+        asked = _quiet(store, monkeypatch)
+        assert _edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == _expected(paths, dangling)
+        assert asked
+
+
 def test_in_memory_the_queries_answer_each_time(tmp_path, monkeypatch):
     paths = tiny_catalog(tmp_path / "tiny")
     dangling = _with_dangling_edges(paths, tmp_path)

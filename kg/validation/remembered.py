@@ -74,9 +74,19 @@ def _read(path: Path, files: dict[str, list[int]], key: str) -> Answers | None:
     except (OSError, ValueError):
         return None
     if not isinstance(held, dict) or held.get("format") != _FORMAT or held.get("files") != files \
-            or held.get("key") != key or not isinstance(held.get("answers"), dict):
+            or held.get("key") != key or not _well_formed(held.get("answers")):
         return None
     return {name: [(focus, value) for focus, value in rows] for name, rows in held["answers"].items()}
+
+
+def _well_formed(found: object) -> bool:
+    """Whether ``found`` is answers as :func:`_write` writes them (a file edited by hand is not used)."""
+    def result(row: object) -> bool:
+        return isinstance(row, list) and len(row) == 2 and isinstance(row[0], str) \
+            and (row[1] is None or isinstance(row[1], str))
+
+    return isinstance(found, dict) and all(isinstance(name, str) and isinstance(rows, list) and all(map(result, rows))
+                                           for name, rows in found.items())
 
 
 def _write(path: Path, files: dict[str, list[int]], key: str, made: Answers) -> None:
