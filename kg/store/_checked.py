@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 MARKER = "kg-checked.json"
@@ -56,23 +57,41 @@ def needs_probe(folder: Path) -> bool:
     """Whether the generation in ``folder`` must be probed: no marker, an unreadable one, or data
     files whose stat differs from what it lists."""
     try:
-        with open(folder / MARKER, encoding="utf-8") as handle:
-            marked = json.load(handle)
-        return not isinstance(marked, dict) or marked.get("files") != data_files(folder)
-    except (OSError, ValueError):
+        return read_kept(folder, MARKER, data_files(folder)) is None
+    except OSError:
         return True
 
 
 def mark(folder: Path, how: str) -> None:
     """Remember that the data files of ``folder`` are whole as they are now (``how``: "sealed" by the
-    writer that made them, or "probed" by a reader). Written beside and renamed over; where the
-    folder cannot be written (read-only media), nothing is remembered and the next open probes."""
-    temporary = folder / f"{MARKER}.{os.getpid()}.tmp"
+    writer that made them, or "probed" by a reader); where the folder cannot be written (read-only
+    media), nothing is remembered and the next open probes."""
     try:
-        text = json.dumps({"checked": how, "files": data_files(folder)}, sort_keys=True)
+        write_kept(folder, MARKER, {"checked": how, "files": data_files(folder)})
+    except OSError:
+        pass
+
+
+def read_kept(folder: Path, name: str, files: Files) -> dict | None:
+    """kg's own JSON file ``name`` in the generation's ``folder`` (the damage check's marker, the
+    remembered catalog-wide answers), when it was made from the data files ``files`` (its "files");
+    None when it is missing, unreadable, or of other files."""
+    try:
+        with open(folder / name, encoding="utf-8") as handle:
+            held = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return held if isinstance(held, dict) and held.get("files") == files else None
+
+
+def write_kept(folder: Path, name: str, content: dict) -> None:
+    """``content`` as kg's own JSON file ``name`` in ``folder``: written beside and renamed over, so a
+    reader finds a whole file or none; nothing where the folder cannot be written."""
+    temporary = folder / f"{name}.{os.getpid()}-{threading.get_ident()}.tmp"
+    try:
         with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, folder / MARKER)
+            json.dump(content, handle, ensure_ascii=False, sort_keys=True)
+        os.replace(temporary, folder / name)
     except OSError:
         try:
             temporary.unlink(missing_ok=True)

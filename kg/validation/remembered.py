@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import threading
 from pathlib import Path
 from typing import Callable, Iterable
 
 from ..store import GraphStore
-from ..store._checked import data_files
+from ..store._checked import data_files, read_kept, write_kept
 
 FILE = "kg-catalog-rules.json"
 _FORMAT = "1"  # bumped when what the file holds changes
@@ -48,58 +46,36 @@ def digest(parts: Iterable[object]) -> str:
     return hashlib.sha256(json.dumps(list(parts), sort_keys=True).encode("utf-8")).hexdigest()
 
 
+def folder_of(store: GraphStore) -> Path | None:
+    """The folder of the generation ``store`` reads, where answers can be kept (None in memory, for a
+    plain old store, or inside a write session)."""
+    return store.version_folder if store.generation != 0 else None
+
+
 def answers(store: GraphStore, key: str, answer: Callable[[], Answers]) -> Answers:
     """The answers remembered for the generation ``store`` reads and ``key`` (a :func:`digest`), or
     ``answer()``, remembered for the next time where the generation's folder can be written."""
-    folder = store.version_folder
-    if folder is None or store.generation == 0:
+    folder = folder_of(store)
+    if folder is None:
         return answer()
     try:
         files = data_files(folder)
     except OSError:
         return answer()
-    path = folder / FILE
-    found = _read(path, files, key)
-    if found is not None:
-        return found
+    held = read_kept(folder, FILE, files)
+    if held is not None and held.get("format") == _FORMAT and held.get("key") == key \
+            and _well_formed(held.get("answers")):
+        return {name: [(focus, value) for focus, value in rows] for name, rows in held["answers"].items()}
     made = answer()
-    _write(path, files, key, made)
+    write_kept(folder, FILE, {"format": _FORMAT, "files": files, "key": key, "answers": made})
     return made
 
 
-def _read(path: Path, files: dict[str, list[int]], key: str) -> Answers | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            held = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(held, dict) or held.get("format") != _FORMAT or held.get("files") != files \
-            or held.get("key") != key or not _well_formed(held.get("answers")):
-        return None
-    return {name: [(focus, value) for focus, value in rows] for name, rows in held["answers"].items()}
-
-
 def _well_formed(found: object) -> bool:
-    """Whether ``found`` is answers as :func:`_write` writes them (a file edited by hand is not used)."""
+    """Whether ``found`` is answers as :func:`answers` writes them (a file edited by hand is not used)."""
     def result(row: object) -> bool:
         return isinstance(row, list) and len(row) == 2 and isinstance(row[0], str) \
             and (row[1] is None or isinstance(row[1], str))
 
     return isinstance(found, dict) and all(isinstance(name, str) and isinstance(rows, list) and all(map(result, rows))
                                            for name, rows in found.items())
-
-
-def _write(path: Path, files: dict[str, list[int]], key: str, made: Answers) -> None:
-    """Written beside and renamed over, so a reader finds a whole file or none; nothing where the
-    folder cannot be written (read-only media: the queries run each time)."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump({"format": _FORMAT, "files": files, "key": key, "answers": made}, handle,
-                      ensure_ascii=False, sort_keys=True)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            temporary.unlink(missing_ok=True)
-        except OSError:
-            pass
