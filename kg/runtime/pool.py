@@ -16,6 +16,10 @@ worker does not keep an old version on disk, and an answer never mixes two versi
 An update runs in a one-off writable process (one at a time), beside the queries: it
 writes a new version, which the next request of every worker reads.
 
+A caller on an event loop (the ASGI app) uses :meth:`WorkerPool.acall`: it waits for a free
+worker and for the answer on the loop, not in a thread (a wait for a worker that callers in
+threads hold, and the reading of a large answer, go to a thread).
+
 A child is a fresh Python (``python -c``, not multiprocessing: the caller's
 ``__main__`` is never re-imported) that imports :func:`_child_main` from this module
 and gets its job as the first message over a socket pair. What it runs comes from the
@@ -29,6 +33,7 @@ import importlib
 import os
 import queue
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -36,10 +41,15 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+import anyio
+
 from ..errors import KgError, StoreError, safe_text
 from .answers import DEFAULT_ANSWER_BYTES, AnswerCache, Generations, request_key
 
 IDLE_CHECK_S = 1.0  # how often an idle worker looks for a newer version of the store
+# an answer up to this size is read on the event loop at once; a larger one in a thread, so that
+# the loop is never held while megabytes cross the pipe
+INLINE_ANSWER_BYTES = 256 * 1024
 
 
 class WorkerTimeout(Exception):
@@ -168,7 +178,8 @@ class _Process:
                                          stdout=subprocess.DEVNULL, env=env)
         finally:
             theirs.close()
-        self.conn = Connection(ours.detach())
+        self.sock = ours  # kept to wait on from an event loop and to peek at an answer's size
+        self.conn = Connection(os.dup(ours.fileno()))
         self.conn.send({"role": role, "settings": settings, "text": text})
 
     def alive(self) -> bool:
@@ -198,6 +209,31 @@ class _Process:
         except (EOFError, OSError):
             raise WorkerDied() from None
 
+    async def acall(self, msg: dict, deadline: float) -> dict:
+        """:meth:`call` from an event loop: the answer awaited, not waited for in a thread."""
+        try:
+            self.conn.send(msg)  # a worker between calls is reading: a message never waits long
+            answered = False
+            with anyio.move_on_after(deadline - time.monotonic()):
+                await anyio.wait_readable(self.sock)
+                answered = True
+            if not answered:
+                raise WorkerTimeout()
+            if self._answer_is_large():
+                return await anyio.to_thread.run_sync(self.conn.recv)
+            return self.conn.recv()
+        except (EOFError, OSError):
+            raise WorkerDied() from None
+
+    def _answer_is_large(self) -> bool:
+        """Whether the answer waiting on the pipe is over INLINE_ANSWER_BYTES (its length prefix,
+        as multiprocessing.connection writes it, peeked at; a prefix not all there yet counts as large)."""
+        try:
+            head = self.sock.recv(4, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:  # woken with nothing to read: the thread's read waits for it
+            return True
+        return len(head) < 4 or not 0 <= struct.unpack("!i", head)[0] <= INLINE_ANSWER_BYTES
+
     def kill(self) -> None:
         try:
             self.proc.kill()
@@ -205,6 +241,7 @@ class _Process:
         except (OSError, subprocess.TimeoutExpired):
             pass
         self.conn.close()
+        self.sock.close()
 
     def close(self) -> None:
         try:
@@ -232,6 +269,7 @@ class WorkerPool:
         self.answers = AnswerCache(answer_bytes) if answer_bytes > 0 and settings.get("store") else None
         self._generations = Generations(settings["store"]) if self.answers is not None else None
         self._idle: queue.LifoQueue[_Process] = queue.LifoQueue()
+        self._loop_callers = anyio.Semaphore(size)  # acall: callers past the pool's size wait on the loop
         self._updating = threading.Lock()  # one update process at a time
         self._closed = False
         self._procs: set[_Process] = set()
@@ -301,39 +339,99 @@ class WorkerPool:
     def call(self, msg: dict, deadline: float) -> dict:
         """A worker's answer to ``msg``, or the same answer given before while the store's
         generation is the same (kg.runtime.answers)."""
-        key, generation = None, None
-        if self.answers is not None and self._generations is not None:
-            generation = self._generations.current()
-            key = request_key(msg) if generation is not None else None
-            if key is not None and generation is not None:
-                kept = self.answers.get(generation, key)
-                if kept is not None:
-                    return kept
-        reply = self._call(msg, deadline)
+        key, generation, kept = self._kept(msg)
+        if kept is not None:
+            return kept
+        return self._keep(key, generation, self._call(msg, deadline))
+
+    async def acall(self, msg: dict, deadline: float) -> dict:
+        """:meth:`call` for a caller on an event loop (the ASGI app): at most ``size`` such calls
+        at a time (the others wait on the loop), each waiting for its answer on the loop."""
+        key, generation, kept = self._kept(msg)
+        if kept is not None:
+            return kept
+        with anyio.move_on_after(deadline - time.monotonic()) as waited:
+            await self._loop_callers.acquire()
+        if waited.cancelled_caught:
+            raise PoolBusy()
+        try:
+            proc = self._idle_now()
+            if proc is None:  # callers in threads hold the workers: wait for one in a thread
+                proc = await self._checkout_in_thread(deadline)
+            try:
+                reply = await proc.acall(msg, deadline)
+            except (WorkerTimeout, WorkerDied) as failed:
+                raise self._failed(proc, failed) from None
+            except BaseException:  # cancelled while the worker works: its answer must reach no other call
+                self._kill(proc)
+                self._replace()
+                raise
+            return self._keep(key, generation, self._release(proc, reply))
+        finally:
+            self._loop_callers.release()
+
+    def _kept(self, msg: dict) -> tuple[str | None, int | None, dict | None]:
+        """The request's key and the generation current now, with the answer kept for them (None)."""
+        if self.answers is None or self._generations is None:
+            return None, None, None
+        generation = self._generations.current()
+        key = request_key(msg) if generation is not None else None
+        if key is None or generation is None:
+            return None, None, None
+        return key, generation, self.answers.get(generation, key)
+
+    def _keep(self, key: str | None, generation: int | None, reply: dict) -> dict:
+        """``reply`` without its ``generation``, kept when read from the generation that was
+        current when the request came."""
         made = reply.pop("generation", None)
         if key is not None and self.answers is not None and made == generation:
-            self.answers.put(made, key, reply)  # read from the generation current when the request came
+            self.answers.put(made, key, reply)
         return reply
+
+    def _idle_now(self) -> _Process | None:
+        """An idle live worker, or None when none is idle now."""
+        while True:
+            try:
+                proc = self._idle.get_nowait()
+            except queue.Empty:
+                return None
+            if proc.alive():
+                return proc
+            self._kill(proc)
+            self._replace()
+
+    async def _checkout_in_thread(self, deadline: float) -> _Process:
+        taken: list[_Process] = []
+        try:
+            await anyio.to_thread.run_sync(lambda: taken.append(self._checkout(deadline)))
+        except BaseException:
+            for proc in taken:  # cancelled once the thread had one: it goes back
+                self._idle.put(proc)
+            raise
+        return taken[0]
 
     def _call(self, msg: dict, deadline: float) -> dict:
         proc = self._checkout(deadline)
         try:
             reply = proc.call(msg, deadline)
-        except WorkerTimeout:
+        except (WorkerTimeout, WorkerDied) as failed:
+            raise self._failed(proc, failed) from None
+        return self._release(proc, reply)
+
+    def _failed(self, proc: _Process, failed: Exception) -> Exception:
+        """What a call that timed out or lost its worker raises; the worker is killed and replaced."""
+        if isinstance(failed, WorkerTimeout):
             self.timeouts += 1
+        self._kill(proc)
+        self._replace()
+        return failed if isinstance(failed, WorkerTimeout) else WorkerDied(proc.proc.returncode)
+
+    def _release(self, proc: _Process, reply: dict) -> dict:
+        if self._closed:
             self._kill(proc)
-            self._replace()
-            raise
-        except WorkerDied:
-            self._kill(proc)
-            self._replace()
-            raise WorkerDied(proc.proc.returncode) from None
         else:
-            if self._closed:
-                self._kill(proc)
-            else:
-                self._idle.put(proc)
-            return reply
+            self._idle.put(proc)
+        return reply
 
     def each(self, msg: dict, deadline: float) -> list[dict]:
         """Every worker's own answer to ``msg`` (never one kept in memory), each with the

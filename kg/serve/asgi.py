@@ -107,7 +107,7 @@ def create_app(store: Any = None, *, service: Service | None = None, log: Callab
 
     app = Starlette(routes=[Route("/{rest:path}", _endpoint, methods=_METHODS)], lifespan=lifespan)
     app.state.service = service
-    # the query workers block a thread each while they work: as many threads as requests may wait
+    # pages made here and updates take a thread each (queries wait for their worker on the loop)
     app.state.limiter = anyio.CapacityLimiter(max(40, service.config.max_connections))
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN)
     app.add_middleware(_Edge, service=service)
@@ -207,7 +207,12 @@ async def _endpoint(request: Request) -> Response:
         routed = _Request("GET" if method == "HEAD" else method, target, base_url, request.headers, body)
         # read before the work: an ingest meanwhile leaves this answer the old generation's ETag
         current = version(service.config.store) if method != "POST" else None
-        reply = await anyio.to_thread.run_sync(routes.answer, service, routed, limiter=request.app.state.limiter)
+        work = routes.plan(service, routed)  # reads the request only
+        if work is not None:  # a worker's answer, awaited on the loop
+            reply = await routes.answer_work(service, work)
+        else:  # pages made here, updates, descriptions: they may block, so a thread answers them
+            reply = await anyio.to_thread.run_sync(routes.answer_here, service, routed,
+                                                   limiter=request.app.state.limiter)
         reply = _under(request.scope.get("root_path") or "", reply)
         if current is not None and target.partition("?")[0] != "/health":
             reply = validate(reply, target, current, dict(request.headers.items()), head=method == "HEAD")

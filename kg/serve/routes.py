@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import signal
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import parse_qs, urlsplit
 
@@ -101,15 +102,66 @@ def check_method(method: str, path: str) -> None:
                     + ", ".join(answered), headers=allowed(path))
 
 
+@dataclass(frozen=True)
+class Work:
+    """A request whose answer is one worker's answer: the message it sends, and whether the
+    answer varies with ``Accept`` (the header it then gets)."""
+
+    msg: dict
+    vary: bool = True
+
+    def finish(self, reply: dict) -> dict:
+        if self.vary:
+            reply.setdefault("headers", {})["Vary"] = "Accept"
+        return reply
+
+
 def answer(app: Service, request: Request) -> dict:
+    """The answer to ``request`` (blocking while a worker works)."""
+    work = plan(app, request)
+    return work.finish(_work(app, work.msg)) if work is not None else answer_here(app, request)
+
+
+async def answer_work(app: Service, work: Work) -> dict:
+    """:func:`answer` of a request :func:`plan` gave ``work`` for, on an event loop."""
+    try:
+        reply = await app.pool.acall(work.msg, time.monotonic() + app.config.timeout)
+    except (WorkerTimeout, PoolBusy, WorkerDied) as failed:
+        raise _refusal(app, failed) from None
+    return work.finish(reply)
+
+
+def plan(app: Service, request: Request) -> Work | None:
+    """What to ask a worker when the answer is one worker's answer as it comes (a query, a Graph
+    Store read, an entity page, the index of systems, a named query); None for the others
+    (:func:`answer_here`). Only reads the request: cheap enough for an event loop."""
     path = urlsplit(request.path).path
     check_method(request.method, path)
     if path in ("/sparql", "/query"):
         return _sparql(app, request)
-    if path == "/update":
-        return _update(app, request, _update_text(request))
     if path == "/store":
         return _graph(app, request, _params(request))
+    if path in _HERE or path.startswith(STATIC_PREFIX):
+        return None
+    if path in _INDEX_PATHS:
+        return _index(app, request)
+    if path.startswith("/queries/"):
+        return _named(app, request, path[len("/queries/"):])
+    return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
+
+
+_HERE = ("/update", "/", "/index.html", "/ontology", VOID_PATH, "/favicon.ico", "/health")
+
+
+def answer_here(app: Service, request: Request) -> dict:
+    """The answer to a request that :func:`plan` gives no work for: pages made here, updates,
+    the service and VoID descriptions (which may block: call it from a thread)."""
+    path = urlsplit(request.path).path
+    check_method(request.method, path)
+    if path in ("/sparql", "/query"):
+        return _sparql_rest(app, request)
+    if path == "/update":
+        return _update(app, request, _update_text(request))
     if path in ("/", "/index.html"):
         example = _first(_params(request), "example")
         return _home(app, request, example)
@@ -124,11 +176,7 @@ def answer(app: Service, request: Request) -> dict:
         pool = app.pool
         return json_reply(200, {"status": "ok", "workers": pool.size, "idle": pool.idle(),
                                 "timeouts": pool.timeouts, "replaced": pool.replaced})
-    if path in _INDEX_PATHS:
-        return _index(app, request)
-    if path.startswith("/queries/"):
-        return _named(app, request, path[len("/queries/"):])
-    return _entity(app, request, path[len("/id/"):] if path.startswith("/id/") else path[1:])
+    raise AssertionError(f"{path} is answered by a worker (plan)")
 
 
 def _home(app: Service, request: Request, example: str | None) -> dict:
@@ -220,7 +268,9 @@ def _update_text(request: Request) -> str:
 # The SPARQL 1.1 Protocol
 
 
-def _sparql(app: Service, request: Request) -> dict:
+def _sparql_request(request: Request) -> tuple[dict[str, list[str]], str | None]:
+    """The parameters of a request to ``/sparql`` (the URL's, a form's, a query body as ``query``)
+    and the update it carries instead of a query (None for none)."""
     params = _params(request)
     if request.method == "POST":
         body = request.body()
@@ -233,7 +283,7 @@ def _sparql(app: Service, request: Request) -> dict:
                 values = form["update"]
                 if len(values) != 1:
                     raise Reply(400, "bad-request", "give exactly one 'update' parameter")
-                return _update(app, request, values[0])
+                return params, values[0]
             for key, values in form.items():
                 params.setdefault(key, []).extend(values)
         elif ctype == "application/sparql-query":
@@ -241,18 +291,26 @@ def _sparql(app: Service, request: Request) -> dict:
                 raise Reply(400, "bad-request", "the query is the body; do not also pass 'query' in the URL")
             params["query"] = [_read_text(body, cparams)]
         elif ctype == "application/sparql-update":
-            return _update(app, request, _read_text(body, cparams))
+            return params, _read_text(body, cparams)
         else:
             raise Reply(415, "unsupported-media-type",
                         "POST a query as application/x-www-form-urlencoded (query=...) "
                         "or as application/sparql-query")
     if "update" in params:
         raise Reply(400, "bad-request", "updates must be sent by POST to /update")
+    return params, None
+
+
+def _sparql(app: Service, request: Request) -> Work | None:
+    """A query, or a Graph Store read by ``/sparql?graph=``; None for an update or the description."""
+    params, update = _sparql_request(request)
+    if update is not None:
+        return None
     queries_ = params.get("query")
     if not queries_ and ("graph" in params or "default" in params):
         return _graph(app, request, params)
     if not queries_:
-        return _description(app, request, _first(params, "format"))
+        return None
     if len(queries_) != 1:
         raise Reply(400, "bad-request", "give exactly one 'query' parameter")
     text = queries_[0]
@@ -265,9 +323,15 @@ def _sparql(app: Service, request: Request) -> dict:
            "max_rows": config.max_rows, "max_bytes": config.max_bytes}
     if solutions == "html":  # a page of the rows, never a 422 where the first page can be shown
         msg.update(_html_page(params, config.max_rows))
-    reply = _work(app, msg)
-    reply.setdefault("headers", {})["Vary"] = "Accept"
-    return reply
+    return Work(msg)
+
+
+def _sparql_rest(app: Service, request: Request) -> dict:
+    """``/sparql`` with an update, or with neither a query nor a graph (the description)."""
+    params, update = _sparql_request(request)
+    if update is not None:
+        return _update(app, request, update)
+    return _description(app, request, _first(params, "format"))
 
 
 def _html_page(params: dict[str, list[str]], max_rows: int) -> dict:
@@ -328,22 +392,18 @@ def _void(app: Service, request: Request) -> dict:
     return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": {"Vary": "Accept"}, "body": body}
 
 
-def _graph(app: Service, request: Request, params: dict[str, list[str]]) -> dict:
+def _graph(app: Service, request: Request, params: dict[str, list[str]]) -> Work:
     """A Graph Store Protocol read: one graph (``?graph=IRI``) or the default (``?default``)."""
     msg = gsp.request(params, request.header("Accept"), dataset=urlsplit(request.path).path == "/store")
-    reply = _work(app, {**msg, "max_bytes": app.config.max_bytes})
-    reply.setdefault("headers", {})["Vary"] = "Accept"
-    return reply
+    return Work({**msg, "max_bytes": app.config.max_bytes})
 
 
-def _entity(app: Service, request: Request, rest: str) -> dict:
+def _entity(app: Service, request: Request, rest: str) -> Work:
     rest, fmt = entity_format(rest, _first(_params(request), "format"), request.header("Accept"))
-    reply = _work(app, {"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
-    reply.setdefault("headers", {})["Vary"] = "Accept"
-    return reply
+    return Work({"op": "entity", "rest": rest, "format": fmt, "max_bytes": app.config.max_bytes})
 
 
-def _index(app: Service, request: Request) -> dict:
+def _index(app: Service, request: Request) -> Work:
     """The index of systems: the query string is ``find``'s parameters (empty fields left out)
     and the page's ``offset`` and ``limit``; ``format=json`` gives the rows, facets, total and
     next page as JSON."""
@@ -354,13 +414,11 @@ def _index(app: Service, request: Request) -> dict:
     chosen = {name: values[0] for name, values in params.items() if name != "format" and values and values[0]}
     url = request.base_url + urlsplit(request.path).path
     shape = {"format": params["format"][0]} if params.get("format") else {}  # kept by the links to the pages
-    reply = _work(app, {"op": "index", "facets": chosen, "format": fmt, "url": url, "shape": shape,
-                        "max_bytes": app.config.max_bytes})
-    reply.setdefault("headers", {})["Vary"] = "Accept"
-    return reply
+    return Work({"op": "index", "facets": chosen, "format": fmt, "url": url, "shape": shape,
+                 "max_bytes": app.config.max_bytes})
 
 
-def _named(app: Service, request: Request, name: str) -> dict:
+def _named(app: Service, request: Request, name: str) -> Work:
     """A named query's form (``/queries/<name>``); with ``run``, a page of its results under it
     (``offset``, ``limit``), or, with ``format``, the page alone."""
     params = _params(request)
@@ -369,25 +427,30 @@ def _named(app: Service, request: Request, name: str) -> dict:
     if fmt not in ("html", "json", "xml", "csv", "tsv"):
         raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")
     config = app.config
-    return _work(app, {"op": "named", "name": name, "values": values, "run": "run" in params, "format": fmt,
-                       "base_url": request.base_url, "max_rows": config.max_rows, "max_bytes": config.max_bytes})
+    return Work({"op": "named", "name": name, "values": values, "run": "run" in params, "format": fmt,
+                 "base_url": request.base_url, "max_rows": config.max_rows, "max_bytes": config.max_bytes},
+                vary=False)
 
 
 def _work(app: Service, msg: dict) -> dict:
-    deadline = time.monotonic() + app.config.timeout
     try:
-        return app.pool.call(msg, deadline)
-    except WorkerTimeout:
-        raise Reply(504, "timeout", f"the query ran longer than the server's limit of "
-                    f"{app.config.timeout:g} s and was stopped", timeoutSeconds=app.config.timeout) from None
-    except PoolBusy:
-        raise Reply(503, "busy", f"all {app.pool.size} query workers stayed busy for "
-                    f"{app.config.timeout:g} s; try again", headers={"Retry-After": "1"}) from None
-    except WorkerDied as died:
-        if died.args and died.args[0] == -signal.SIGABRT:
-            raise Reply(500, "out-of-memory", "the query needed more memory than a worker may use "
-                        f"({app.config.worker_memory_mb} MiB); the worker was replaced") from None
-        raise Reply(500, "worker-died", "the query worker stopped and was replaced") from None
+        return app.pool.call(msg, time.monotonic() + app.config.timeout)
+    except (WorkerTimeout, PoolBusy, WorkerDied) as failed:
+        raise _refusal(app, failed) from None
+
+
+def _refusal(app: Service, failed: Exception) -> Reply:
+    """The answer to a call to the pool that failed: past the deadline, no worker free, the worker lost."""
+    if isinstance(failed, WorkerTimeout):
+        return Reply(504, "timeout", f"the query ran longer than the server's limit of "
+                     f"{app.config.timeout:g} s and was stopped", timeoutSeconds=app.config.timeout)
+    if isinstance(failed, PoolBusy):
+        return Reply(503, "busy", f"all {app.pool.size} query workers stayed busy for "
+                     f"{app.config.timeout:g} s; try again", headers={"Retry-After": "1"})
+    if failed.args and failed.args[0] == -signal.SIGABRT:
+        return Reply(500, "out-of-memory", "the query needed more memory than a worker may use "
+                     f"({app.config.worker_memory_mb} MiB); the worker was replaced")
+    return Reply(500, "worker-died", "the query worker stopped and was replaced")
 
 
 def _update(app: Service, request: Request, text: str) -> dict:
