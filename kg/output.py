@@ -187,6 +187,8 @@ def _compact(value: Any) -> str:
         if found is not None and found.lastindex is not None:
             shown = f"{_PREFIX_NAMES[found.lastindex - 1]}:{shown[found.end(found.lastindex):]}"
     plain = shown.isprintable() and "  " not in shown and shown[:1] != " " and shown[-1:] != " "
+    if plain and len(shown) <= TABLE_WIDTH:  # most cells: nothing to escape, fold or cut
+        return shown
     line = shown if plain else " ".join(shown.split())  # one line: runs of white space as one space
     # escaped after the cut (escaping only lengthens): the cell shows TABLE_WIDTH characters at most
     shown = safe_text(line[:TABLE_WIDTH], limit=TABLE_WIDTH)
