@@ -331,10 +331,26 @@ class WorkerPool:
                 proc = self._idle.get(timeout=remaining)
             except queue.Empty:
                 raise PoolBusy() from None
-            if proc.alive():
+            if self._usable(proc):
                 return proc
-            self._kill(proc)
-            self._replace()
+
+    def _idle_now(self) -> _Process | None:
+        """An idle live worker, or None when none is idle now."""
+        while True:
+            try:
+                proc = self._idle.get_nowait()
+            except queue.Empty:
+                return None
+            if self._usable(proc):
+                return proc
+
+    def _usable(self, proc: _Process) -> bool:
+        """Whether an idle worker is alive; a dead one is removed and replaced."""
+        if proc.alive():
+            return True
+        self._kill(proc)
+        self._replace()
+        return False
 
     def call(self, msg: dict, deadline: float) -> dict:
         """A worker's answer to ``msg``, or the same answer given before while the store's
@@ -387,18 +403,6 @@ class WorkerPool:
         if key is not None and self.answers is not None and made == generation:
             self.answers.put(made, key, reply)
         return reply
-
-    def _idle_now(self) -> _Process | None:
-        """An idle live worker, or None when none is idle now."""
-        while True:
-            try:
-                proc = self._idle.get_nowait()
-            except queue.Empty:
-                return None
-            if proc.alive():
-                return proc
-            self._kill(proc)
-            self._replace()
 
     async def _checkout_in_thread(self, deadline: float) -> _Process:
         taken: list[_Process] = []

@@ -1,9 +1,11 @@
 """What each URL answers: the SPARQL 1.1 Protocol (queries and updates), entity pages,
 the query page and ``/health``, independent of the HTTP server that carries them.
 
-A route reads a :class:`Request` and returns an answer dict (:mod:`kg.serve.replies`),
-or raises :class:`~kg.serve.replies.Reply`; the work itself goes to the worker pool
-under the server's deadline.
+A request whose answer is one worker's answer (a query, a Graph Store read, an entity page,
+the index, a named query) is read by :func:`plan` into the :class:`Work` to ask of the worker
+pool, which :func:`answer_work` awaits under the server's deadline; the others (pages made
+here, updates, the descriptions) are answered by :func:`answer_here`, which may block. Either
+gives an answer dict (:mod:`kg.serve.replies`) or raises :class:`~kg.serve.replies.Reply`.
 
 Routes: ``/`` query page; ``/sparql`` (also ``/query``) queries by GET and POST
 (form or ``application/sparql-query``); ``/update`` (or ``/sparql`` with an update)
@@ -116,14 +118,8 @@ class Work:
         return reply
 
 
-def answer(app: Service, request: Request) -> dict:
-    """The answer to ``request`` (blocking while a worker works)."""
-    work = plan(app, request)
-    return work.finish(_work(app, work.msg)) if work is not None else answer_here(app, request)
-
-
 async def answer_work(app: Service, work: Work) -> dict:
-    """:func:`answer` of a request :func:`plan` gave ``work`` for, on an event loop."""
+    """The answer to a request :func:`plan` gave ``work`` for, awaited on an event loop."""
     try:
         reply = await app.pool.acall(work.msg, time.monotonic() + app.config.timeout)
     except (WorkerTimeout, PoolBusy, WorkerDied) as failed:
