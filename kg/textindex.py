@@ -11,10 +11,11 @@ rows asked for (the limit) go back into the query, as a sorted VALUES table, and
 answers the rest of it (the columns shown), so a search answers the same rows either way;
 tests/test_textindex.py compares the two on the catalog.
 
-The index is kg's own file in the generation's folder (``kg-words.sqlite``), like the damage
-check's marker (:mod:`kg.store._checked`): made by the first search of a generation, or at the
-end of an ingest, and valid while the generation's data files are those it was made from (a
-checkpoint does not copy it; it goes with the folder). Where it cannot be made or read (no
+The index is a file kept beside the generation (:mod:`kg.store.kept`: ``kg-words.<digest>.sqlite``,
+named by ``kg-words.json``), like the damage check's marker: made by the first search of a
+generation, or at the end of an ingest, and used while the generation's data files are those it was
+made from and its bytes those it was written with (a file edited or damaged is ignored, said once, and
+made again; a FIFO or a device in its place is never opened). Where it cannot be made or read (no
 FTS5 in this Python's SQLite, a read-only folder, data an index cannot answer exactly such as a
 system with two tiers), search runs its SPARQL as written.
 
@@ -29,23 +30,20 @@ words and a word's code starts another's code exactly when the word starts the o
 from __future__ import annotations
 
 import heapq
-import json
-import os
 import re
 import sqlite3
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from pyoxigraph import Literal, NamedNode
 
-from .store import GraphStore
-from .store._checked import data_files
+from .store import GraphStore, KeptDatabase
 from .vocab import KG, SCHEMA, SKOS, XSD
 
-INDEX = "kg-words.sqlite"
-_FORMAT = "1"  # bumped when what the file holds changes: an index of another format is made again
+#: the index's file beside a generation; its format is bumped when what the file holds changes (an
+#: index of another format is made again)
+INDEX = KeptDatabase("kg-words", ".sqlite", "2")
 
 #: search.rq's separators (its REPLACE): a space, ASCII punctuation, Latin-1 punctuation and
 #: symbols, general and CJK punctuation
@@ -193,59 +191,44 @@ def _terms(row: tuple[Any, ...], matched: str) -> tuple[str, ...]:
 
 
 def open_index(store: GraphStore) -> WordsIndex | None:
-    """The words index of the generation ``store`` reads, made now if it is missing or out of
-    date; None where there can be none (in memory, a plain old store, a write session, a folder
+    """The words index of the generation ``store`` reads, made now if it is missing, out of date or
+    not whole; None where there can be none (in memory, a plain old store, a write session, a folder
     that cannot be written, data it cannot answer exactly, no FTS5)."""
-    folder = store.version_folder
-    if folder is None or store.generation == 0:
-        return None
-    path = folder / INDEX
     try:
-        current = data_files(folder)
-        index = _read(path, current)
-        if index is None:
-            _write(path, store, current)
-            index = _read(path, current)
-        return index
+        path = INDEX.path(store)
+        if path is None:
+            path = INDEX.write(store, lambda temporary: _write(temporary, store))
+        return None if path is None else _read(path)
     except (OSError, sqlite3.Error):
         return None
 
 
-def _read(path: Path, files: dict[str, list[int]]) -> WordsIndex | None:
-    if not path.exists():
-        return None
+def _read(path: Path) -> WordsIndex | None:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         meta = dict(db.execute("SELECT key, value FROM meta"))
     except sqlite3.Error:
         db.close()
         return None
-    if meta.get("format") != _FORMAT or meta.get("files") != json.dumps(files, sort_keys=True):
-        db.close()
-        return None
     if meta.get("answers") != "yes":
         db.close()
-        raise OSError("the words index cannot answer for this data")  # search runs its SPARQL
+        return None  # the words index cannot answer for this data: search runs its SPARQL
     return WordsIndex(db)
 
 
-def _write(path: Path, store: GraphStore, files: dict[str, list[int]]) -> None:
-    """Make the index of ``store``'s generation and put it at ``path`` whole (written beside it
-    and renamed over). The tables are made before the store is read: where they cannot be (a
-    folder that cannot be written, a SQLite without FTS5), that shows at once."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")  # one a writer
-    temporary.unlink(missing_ok=True)
+def _write(path: Path, store: GraphStore) -> None:
+    """Make the index of ``store``'s generation at ``path`` (a new file). The tables are made before
+    the store is read: where they cannot be (a folder that cannot be written, a SQLite without FTS5),
+    that shows at once."""
+    db = sqlite3.connect(path)
     try:
-        db = sqlite3.connect(temporary)
-        try:
-            _tables(db)
-            rows, answers = _system_rows(store)
-            _fill(db, rows if answers else [], list(_section_rows(store, rows)) if answers else [], answers, files)
-        finally:
-            db.close()
-        os.replace(temporary, path)
+        _tables(db)
+        rows, answers = _system_rows(store)
+        _fill(db, rows if answers else [], list(_section_rows(store, rows)) if answers else [], answers)
+    except sqlite3.Error as err:
+        raise OSError(f"cannot make the words index: {err}") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        db.close()
 
 
 def _tables(db: sqlite3.Connection) -> None:
@@ -260,13 +243,11 @@ def _tables(db: sqlite3.Connection) -> None:
                "tokenize=\"ascii tokenchars '_'\", prefix='2 3')")
 
 
-def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]], answers: bool,
-          files: dict[str, list[int]]) -> None:
+def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]], answers: bool) -> None:
     db.executemany("INSERT INTO systems VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     db.executemany("INSERT INTO sections VALUES (?, ?)", sections)
     db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", ((row[0], row[7].replace("\n", " ")) for row in rows))
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [
-        ("format", _FORMAT), ("files", json.dumps(files, sort_keys=True)), ("answers", "yes" if answers else "no")])
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [("answers", "yes" if answers else "no")])
     db.commit()
 
 

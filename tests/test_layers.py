@@ -2,8 +2,10 @@
 
 The flow is sources -> records -> mapping -> store -> validate/query/export/analyse/serve
 (the record model sits under the readers that make records, as a value type a stage hands on);
-only the command line (and the package's front door, ``kg``) imports everything. Every
-import counts, at the top of a module or inside a function (only ``if TYPE_CHECKING:``
+only the command line (and the package's front door, ``kg``) imports everything. The store is
+one class (and one public module, kg.store.kept) outside its package: no module outside
+kg/store/ imports one of its private ``kg.store._x`` modules or reaches into a store's private
+attributes (``store._x``). Every import counts, at the top of a module or inside a function (only ``if TYPE_CHECKING:``
 blocks are left out: they never run). The graph is read from the source with ``ast``, so
 nothing is imported to check it.
 """
@@ -164,3 +166,37 @@ def test_the_checks_catch_a_cycle_and_an_upward_import():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
     assert layer_of("kg.store.session") == layer_of("kg.store") < layer_of("kg.validation.core")
     assert layer_of("kg.cli.ask") == layer_of("kg") == len(LAYERS) - 1
+
+
+def _private_store_uses(name: str, path: Path, imported: set[str]) -> list[str]:
+    """What ``name`` (a module outside kg/store/) uses of the store's insides: the private modules it
+    imports, and the private attributes it reads of anything called ``store``."""
+    found = [f"{name} imports {other}" for other in sorted(imported) if other.startswith("kg.store._")]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = node.value
+            owner_name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if owner_name == "store" or owner_name.endswith("_store"):
+                found.append(f"{name} reads {owner_name}.{node.attr} (line {node.lineno})")
+    return found
+
+
+def private_store_uses(modules: dict[str, Path], graph: dict[str, set[str]]) -> list[str]:
+    """Every use of the store's private modules and attributes by a module outside kg/store/."""
+    return [use for name, path in sorted(modules.items()) if name != "kg.store" and not name.startswith("kg.store.")
+            for use in _private_store_uses(name, path, graph.get(name, set()))]
+
+
+def test_no_module_outside_the_store_uses_its_private_parts():
+    assert private_store_uses(_modules(), import_graph()) == []
+
+
+def test_the_check_catches_a_private_import_and_a_private_attribute(tmp_path):
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("from kg.store import _checked\nimport kg.store._generations\n"
+                      "def f(worker):\n    return worker.store._handle\n", encoding="utf-8")
+    modules = {**_modules(), "kg.sneaky": sneaky}
+    graph = {**import_graph(), "kg.sneaky": _imported("kg.sneaky", sneaky, set(modules))}
+    assert private_store_uses(modules, graph) == [
+        "kg.sneaky imports kg.store._checked", "kg.sneaky imports kg.store._generations",
+        "kg.sneaky reads store._handle (line 4)"]

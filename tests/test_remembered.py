@@ -13,7 +13,7 @@ import pytest
 
 from conftest import tiny_catalog
 from kg.ingestion import ingest_paths
-from kg.store import GraphStore
+from kg.store import GraphStore, KeptFileIgnored
 from kg.validation import remembered, validate
 from kg.vocab import Iris
 
@@ -21,7 +21,7 @@ IRIS = Iris()
 EDGE_RULES = ("RelationSourceIsSystem", "RelationTargetIsSystem")
 
 
-def _with_dangling_edges(paths: list[str], folder: Path) -> str:
+def with_dangling_edges(paths: list[str], folder: Path) -> str:
     """The tiny catalog's edges file with one edge from a record that is not in the catalog and one
     to such a record."""
     edges = json.loads(Path(paths[2]).read_text(encoding="utf-8"))
@@ -32,7 +32,7 @@ def _with_dangling_edges(paths: list[str], folder: Path) -> str:
     return str(path)
 
 
-def _expected(paths: list[str], edges_path: str) -> set[tuple[str, str, str]]:
+def expected_edge_results(paths: list[str], edges_path: str) -> set[tuple[str, str, str]]:
     """(rule, focus, value) of the edge rules, from the JSON: an edge's end that is no record."""
     ids = {r["id"] for r in json.loads(Path(paths[0]).read_text(encoding="utf-8"))["records"]}
     ids.add(json.loads(Path(paths[1]).read_text(encoding="utf-8"))["id"])
@@ -45,14 +45,14 @@ def _expected(paths: list[str], edges_path: str) -> set[tuple[str, str, str]]:
     return found
 
 
-def _edge_results(report) -> set[tuple[str, str, str]]:
+def edge_results(report) -> set[tuple[str, str, str]]:
     return {(r.rule, r.focus, r.value) for r in report.results if r.rule in EDGE_RULES}
 
 
 @pytest.fixture
 def built(tmp_path):
     paths = tiny_catalog(tmp_path / "tiny")
-    dangling = _with_dangling_edges(paths, tmp_path)
+    dangling = with_dangling_edges(paths, tmp_path)
     store = GraphStore(tmp_path / "store")
     ingest_paths(store, [paths[0], paths[1], dangling])
     return store, paths, dangling
@@ -74,14 +74,14 @@ def _quiet(store: GraphStore, monkeypatch) -> list[str]:
 
 def test_an_ingest_leaves_the_answers_and_a_record_check_reads_them(built, monkeypatch):
     store, paths, dangling = built
-    want = _expected(paths, dangling)
+    want = expected_edge_results(paths, dangling)
     assert len(want) == 2
-    assert (store.version_folder / remembered.FILE).is_file()
+    assert (store.version_folder / remembered.KEPT.name).is_file()
     asked = _quiet(store, monkeypatch)
     quick = validate(store, IRIS, records=["mem0--mem0-ai"])
-    assert _edge_results(quick) == want
+    assert edge_results(quick) == want
     assert asked == []  # answered from the file, not by the queries
-    assert _edge_results(validate(store, IRIS)) == want
+    assert edge_results(validate(store, IRIS)) == want
 
 
 def test_a_new_generation_is_answered_anew(built, monkeypatch):
@@ -89,41 +89,46 @@ def test_a_new_generation_is_answered_anew(built, monkeypatch):
     before = store.version_folder
     ingest_paths(store, [paths[0], paths[1], paths[2]])  # the edges as they were: none dangles
     assert store.version_folder != before
-    assert _expected(paths, paths[2]) == set()
+    assert expected_edge_results(paths, paths[2]) == set()
     reader = GraphStore.open_existing(store.version_folder.parent, read_only=True)
-    assert _edge_results(validate(reader, IRIS, records=["mem0--mem0-ai"])) == set()
+    assert edge_results(validate(reader, IRIS, records=["mem0--mem0-ai"])) == set()
 
 
 @pytest.mark.parametrize("damage", ["{not json", json.dumps({"format": "1", "files": {}, "key": "other rules",
                                                              "answers": {"RelationSourceIsSystem": [["x", None]]}})])
 def test_a_damaged_or_foreign_file_is_answered_again(built, monkeypatch, damage):
     store, paths, dangling = built
-    path = store.version_folder / remembered.FILE
+    path = store.version_folder / remembered.KEPT.name
     path.write_text(damage, encoding="utf-8")
     asked = _quiet(store, monkeypatch)
-    assert _edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == _expected(paths, dangling)
+    with pytest.warns(KeptFileIgnored, match="kg-catalog-rules.json is ignored"):
+        assert edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == expected_edge_results(paths, dangling)
     assert asked  # the queries ran
-    assert json.loads(path.read_text(encoding="utf-8"))["key"] != "other rules"  # and the file was made again
+    made_again = json.loads(path.read_text(encoding="utf-8"))
+    assert made_again["content"]["key"] != "other rules"
 
 
 def test_a_file_of_the_right_generation_and_rules_but_edited_by_hand_is_answered_again(built, monkeypatch):
     store, paths, dangling = built
-    path = store.version_folder / remembered.FILE
+    path = store.version_folder / remembered.KEPT.name
     held = json.loads(path.read_text(encoding="utf-8"))
-    for edited in ({**held["answers"], "RelationSourceIsSystem": [["only a focus"]]},
-                   {k: v for k, v in held["answers"].items() if k != "RelationTargetIsSystem"}):
-        path.write_text(json.dumps({**held, "answers": edited}), encoding="utf-8")
+    answers = held["content"]["answers"]
+    for edited in ({**answers, "RelationSourceIsSystem": []},  # an answer taken out
+                   {**answers, "RelationTargetIsSystem": answers["RelationTargetIsSystem"] + [["fake", None]]}):
+        path.write_text(json.dumps({**held, "content": {**held["content"], "answers": edited}}), encoding="utf-8")
         asked = _quiet(store, monkeypatch)
-        assert _edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == _expected(paths, dangling)
+        with pytest.warns(KeptFileIgnored, match="its digest does not match its content"):
+            found = validate(store, IRIS, records=["mem0--mem0-ai"])
+        assert edge_results(found) == expected_edge_results(paths, dangling)
         assert asked
 
 
 def test_in_memory_the_queries_answer_each_time(tmp_path, monkeypatch):
     paths = tiny_catalog(tmp_path / "tiny")
-    dangling = _with_dangling_edges(paths, tmp_path)
+    dangling = with_dangling_edges(paths, tmp_path)
     store = GraphStore()
     ingest_paths(store, [paths[0], paths[1], dangling])
     asked = _quiet(store, monkeypatch)
-    assert _edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == _expected(paths, dangling)
+    assert edge_results(validate(store, IRIS, records=["mem0--mem0-ai"])) == expected_edge_results(paths, dangling)
     assert asked
     assert store.version_folder is None

@@ -13,7 +13,7 @@ import pytest
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kg.errors import StoreError
-from kg.store import GraphStore, _checked, _generations as generations, _handle
+from kg.store import GraphStore, KeptFileIgnored, _checked, _generations as generations, _handle, kept
 
 EX = "https://example.org/"
 
@@ -54,9 +54,10 @@ def test_a_sealed_generation_is_marked_with_its_data_files_and_never_probed(tmp_
     path = tmp_path / "store"
     write(path, 5000)
     folder = current_folder(path)
-    marker = json.loads((folder / _checked.MARKER).read_text(encoding="utf-8"))
-    assert marker["checked"] == "sealed"
-    assert sorted(marker["files"]) == sorted(p.name for p in folder.glob("*.sst")) != []
+    marker = json.loads((folder / _checked.MARKER.name).read_text(encoding="utf-8"))
+    assert marker["content"] == {"checked": "sealed"}
+    tables = sorted(p.name for p in folder.glob("*.sst"))
+    assert tables != [] and set(tables) <= set(marker["files"]) and "CURRENT" in marker["files"]
     assert reads(path) == 5000 and reads(path) == 5000
     assert probes == []
 
@@ -65,10 +66,10 @@ def test_a_generation_without_a_marker_is_probed_once_then_remembered(tmp_path, 
     path = tmp_path / "store"
     write(path, 3000)
     folder = current_folder(path)
-    (folder / _checked.MARKER).unlink()  # a store made before markers, or copied without it
+    (folder / _checked.MARKER.name).unlink()  # a store made before markers, or copied without it
     assert reads(path) == 3000
     assert probes == [folder]
-    assert json.loads((folder / _checked.MARKER).read_text(encoding="utf-8"))["checked"] == "probed"
+    assert json.loads((folder / _checked.MARKER.name).read_text(encoding="utf-8"))["content"]["checked"] == "probed"
     assert reads(path) == 3000 and reads(path) == 3000
     assert probes == [folder]
 
@@ -91,8 +92,8 @@ def test_each_new_generation_is_marked_by_its_writer(tmp_path, probes):
     store.add_bulk([Quad(NamedNode(EX + "s"), NamedNode(EX + "p"), Literal("more"), NamedNode(EX + "h"))] * 3000)
     second = current_folder(path)
     assert second != first
-    files = json.loads((second / _checked.MARKER).read_text(encoding="utf-8"))["files"]
-    assert files == _checked.data_files(second)
+    files = json.loads((second / _checked.MARKER.name).read_text(encoding="utf-8"))["files"]
+    assert files == kept.data_files(second)
     assert reads(path) == 2001
     assert probes == []
 
@@ -129,10 +130,12 @@ def test_a_marker_that_is_not_ours_or_unreadable_means_a_probe(tmp_path, probes)
     path = tmp_path / "store"
     write(path, 100)
     folder = current_folder(path)
-    for text in ("not json", "[1, 2]", '{"files": {}}'):
-        (folder / _checked.MARKER).write_text(text, encoding="utf-8")
-        assert _checked.needs_probe(folder)
-    assert reads(path) == 100 and len(probes) == 1
+    for text in ("not json", "[1, 2]", '{"files": {}}', "[" * 100_000):
+        (folder / _checked.MARKER.name).write_text(text, encoding="utf-8")
+        with pytest.warns(KeptFileIgnored):
+            assert _checked.needs_probe(folder)
+    with pytest.warns(KeptFileIgnored, match="nested more than 32 deep"):
+        assert reads(path) == 100 and len(probes) == 1
     assert not _checked.needs_probe(folder)
 
 
@@ -140,4 +143,4 @@ def test_a_checkpoint_does_not_carry_the_marker(tmp_path):
     path = tmp_path / "store"
     store = write(path, 100)
     store.backup(tmp_path / "snapshot")
-    assert not (tmp_path / "snapshot" / _checked.MARKER).exists()
+    assert not (tmp_path / "snapshot" / _checked.MARKER.name).exists()

@@ -5,14 +5,14 @@ matcher written from its definition, on the catalog JSON."""
 
 from __future__ import annotations
 
-import json
+import warnings
 
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kg.normalise import fold
 from kg import queries, textindex
-from kg.store import GraphStore
+from kg.store import GraphStore, KeptFileIgnored
 from kg.vocab import KG, SCHEMA, XSD
 
 import searching  # tests/searching.py
@@ -36,7 +36,7 @@ def test_the_index_answers_the_rows_search_rq_answers(bundled_store, monkeypatch
         params = {"text": text, "limit": "100000", **extra}
         indexed = queries.query(bundled_store, "search", params)
         assert indexed == as_written(monkeypatch, bundled_store, params), params
-    assert (bundled_store.version_folder / textindex.INDEX).is_file()
+    assert textindex.INDEX.path(bundled_store) is not None
 
 
 @pytest.mark.parametrize("text", ["memory", "graph memory", "temporal graph", ""])
@@ -81,31 +81,49 @@ def test_a_new_generation_gets_its_own_index(tmp_path):
     _system(quads, "one", "One", "memory layer")
     store = _made(tmp_path / "store", quads)
     assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
-    first = store.version_folder
-    assert (first / textindex.INDEX).is_file()
+    first = textindex.INDEX.path(store)
+    assert first is not None
     more: list[Quad] = []
     _system(more, "two", "Two", "graph memory")
     store.add_bulk(more)  # a new generation
-    assert store.version_folder != first
     assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one", "two"]
-    assert (store.version_folder / textindex.INDEX).is_file()
+    second = textindex.INDEX.path(store)
+    assert second is not None and second.parent != first.parent
 
 
-def test_an_index_of_other_data_files_is_made_again(tmp_path):
+def test_an_index_of_other_data_files_is_made_again_silently(tmp_path, recwarn):
+    import shutil
+
     quads: list[Quad] = []
     _system(quads, "one", "One", "memory layer")
     store = _made(tmp_path / "store", quads)
-    index = textindex.open_index(store)
-    assert index is not None
-    index.close()
-    path = store.version_folder / textindex.INDEX
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    shutil.copytree(tmp_path / "store", tmp_path / "copy")  # new inodes: the index is of other data files
+    copy = GraphStore.open_existing(tmp_path / "copy", read_only=True)
+    before = textindex.INDEX.path(copy)
+    assert before is None  # out of date, not damaged
+    assert [row["id"] for row in queries.query(copy, "search", {"text": "memory"})] == ["one"]
+    assert textindex.INDEX.path(copy) is not None and not [w for w in recwarn if w.category is KeptFileIgnored]
+
+
+def test_an_index_edited_by_hand_is_ignored_said_and_made_again(tmp_path):
     import sqlite3
+
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+    textindex.open_index(store).close()  # made by the first search
+    path = textindex.INDEX.path(store)
+    assert path is not None
     db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value = ? WHERE key = 'files'", (json.dumps({"000001.sst": [1, 2, 3]}),))
-    db.execute("DELETE FROM systems")  # what a stale index would answer: nothing
+    db.execute("DELETE FROM systems")  # what an edited index would answer: nothing
     db.commit()
     db.close()
-    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    with pytest.warns(KeptFileIgnored, match="do not match the digest in its name"):
+        assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", KeptFileIgnored)
+        assert textindex.INDEX.path(store) is not None  # made again, whole
 
 
 def test_data_the_index_cannot_answer_runs_search_as_written(tmp_path, monkeypatch):
@@ -131,7 +149,7 @@ def test_where_no_index_can_be_written_search_runs_as_written(tmp_path, monkeypa
 
     monkeypatch.setattr(textindex, "_write", refused)
     assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
-    assert not (store.version_folder / textindex.INDEX).exists()
+    assert textindex.INDEX.path(store) is None and not list(store.version_folder.glob("kg-words*"))
 
 
 def test_no_index_in_memory():

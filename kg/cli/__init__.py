@@ -23,8 +23,10 @@ function); :mod:`kg.cli.parser` builds only the parser the command line needs.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import traceback
+import warnings
 from typing import Sequence
 
 from ..errors import InputRejected, KgError, NotFound, QueryError, SourceError, StoreError, UsageError, safe_text
@@ -45,6 +47,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    with warnings.catch_warnings():
+        _say_kept_files_ignored()
+        return _run(args)
+
+
+def _say_kept_files_ignored() -> None:
+    """A file kept beside a store's version that was ignored (kg.store.kept) is said once, one line
+    on stderr (inside a ``catch_warnings`` block, which restores Python's own display after)."""
+    from ..store import KeptFileIgnored
+
+    warnings.simplefilter("once", KeptFileIgnored)
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *rest: object, **named: object) -> None:
+        if issubclass(category, KeptFileIgnored):
+            err(f"kg: warning: {safe_text(message, 600)}")
+        else:
+            shown(message, category, *rest, **named)  # type: ignore[arg-type]
+
+    warnings.showwarning = show
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except (SourceError, InputRejected) as error:

@@ -20,7 +20,6 @@ Nothing here knows HTTP: answers are the workers' dicts (:mod:`kg.serve.replies`
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -110,13 +109,11 @@ class AnswerCache:
 
 class Generations:
     """The current generation of the store in ``folder``, read cheaply enough to ask per request:
-    one ``stat`` of the pointer file while it is unchanged, the file read when its stat differs."""
+    one stat of the store's pointer (:meth:`kg.store.GraphStore.pointer_stamp`) while it is
+    unchanged, the pointer read when its stamp differs."""
 
     def __init__(self, folder: str | Path) -> None:
-        from ..store._generations import POINTER
-
         self.folder = Path(folder)
-        self._pointer = os.fspath(self.folder / POINTER)
         self._stamp: tuple | None = None
         self._number = 0
         self._lock = threading.Lock()
@@ -124,19 +121,19 @@ class Generations:
     def current(self) -> int | None:
         """The current generation's number (0 for a store from before generations), or None
         when it cannot be read (then nothing is answered from memory)."""
-        try:
-            found = os.stat(self._pointer)
-        except OSError:
+        from ..store import GraphStore
+
+        stamp = GraphStore.pointer_stamp(self.folder)
+        if stamp is None:
             return None  # a store without a pointer file: no stat tells when it changes
-        stamp = (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
         with self._lock:
             if stamp == self._stamp:
                 return self._number
         from ..errors import KgError
-        from ..store._generations import current
 
         try:
-            number = current(self.folder)  # read after the stat: a switch meanwhile changes the stat again
+            # read after the stat: a switch meanwhile changes the stamp again
+            number = GraphStore.latest_generation(self.folder)
         except (KgError, OSError, ValueError):
             return None
         with self._lock:

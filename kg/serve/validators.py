@@ -11,11 +11,9 @@ ETag, and its next revalidation (against the new generation) gets a 200, never a
 from __future__ import annotations
 
 import hashlib
-import os
 from email.utils import formatdate, parsedate_to_datetime
-from pathlib import Path
 
-from ..store._generations import POINTER
+from ..store import GraphStore
 
 VARY = "Accept, Accept-Encoding"
 GZIP_MIN = 1024  # answers this large or larger are gzipped for clients that accept it
@@ -24,14 +22,7 @@ GZIP_MIN = 1024  # answers this large or larger are gzipped for clients that acc
 def version(store: str) -> tuple[str, float]:
     """The store's current generation (its pointer's text) and when it became current
     (a store from before generations: its folder's mtime)."""
-    pointer = Path(store) / POINTER
-    try:
-        with open(pointer, "rb") as handle:
-            text = handle.read(64).decode("ascii", "replace").strip()
-            return text, os.fstat(handle.fileno()).st_mtime
-    except OSError:
-        stat = os.stat(store)
-        return f"legacy-{stat.st_mtime_ns}", stat.st_mtime
+    return GraphStore.current_version(store)
 
 
 def validate(reply: dict, target: str, current: tuple[str, float], headers: dict[str, str], head: bool = False) -> dict:

@@ -38,11 +38,16 @@ The package's private modules, from the class down (a module calls only those li
     _generations  the folder's generations, pointer and clean-up
     _locks        the writer's and the readers' file locks
     _faults       pyoxigraph's storage errors as one-line StoreError messages
-    _checked      the damage check of a generation, run once and remembered in a marker file
+    _checked      the damage check of a generation, run once and remembered in a kept marker
 
 Besides the class, the names other packages use: ``GraphTriples`` (a graph's triples, written
-as N-Quads text once, on the mapping side) and ``storage_error`` (a fault met while iterating
-query results, as a StoreError).
+as N-Quads text once, on the mapping side), ``storage_error`` (a fault met while iterating
+query results, as a StoreError), and the one public module, :mod:`kg.store.kept`: what kg keeps
+beside a generation (``KeptFile``, ``KeptDatabase``: the damage marker, the words index, the
+remembered answers), each bound to the generation's data by a digest. Nothing outside the package
+sees a store folder's layout: the current version of a folder is read through
+``GraphStore.latest_generation``, ``GraphStore.pointer_stamp`` and ``GraphStore.current_version``;
+a cache of what is worked out from a version is keyed by ``GraphStore.version_key``.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from ._graphstore import (
     DEFAULT_STORE, FORMATS, MEMORY, GraphStore, default_store_path, literal_text, transactional,
 )
 from ._nquads import GraphTriples
+from .kept import KeptDatabase, KeptFile, KeptFileIgnored
 
-__all__ = ["DEFAULT_STORE", "FORMATS", "MEMORY", "GraphStore", "GraphTriples", "default_store_path",
-           "literal_text", "storage_error", "transactional"]
+__all__ = ["DEFAULT_STORE", "FORMATS", "MEMORY", "GraphStore", "GraphTriples", "KeptDatabase", "KeptFile",
+           "KeptFileIgnored", "default_store_path", "literal_text", "storage_error", "transactional"]

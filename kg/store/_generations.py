@@ -172,6 +172,18 @@ def pointer_stamp(folder: Path) -> tuple[int, int, int, int] | None:
     return found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
+def pointer_version(folder: Path) -> tuple[str, float]:
+    """The current generation as the pointer file names it (its text) and when it became current (the
+    file's mtime); for a store from before generations, ``legacy-`` and the folder's mtime."""
+    try:
+        with open(folder / POINTER, "rb") as handle:
+            text = handle.read(64).decode("ascii", "replace").strip()
+            return text, os.fstat(handle.fileno()).st_mtime
+    except OSError:
+        found = os.stat(folder)
+        return f"legacy-{found.st_mtime_ns}", found.st_mtime
+
+
 def write_pointer(folder: Path, number: int) -> None:
     """Make ``number`` the current generation: written beside, synced, renamed over."""
     temporary = folder / f"{POINTER}.tmp"

@@ -23,6 +23,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QuerySolutions, R
 
 from ..errors import StoreError, safe_text
 from ..rdffiles import RDF_FORMATS
+from . import _generations as generations
 from ._faults import reason
 from ._handle import ReadHandle, current_generation, require_existing
 from ._reading import Result, checked, read, run_query, select_rows
@@ -84,6 +85,35 @@ class GraphStore:
         """The number of the store's current generation (0 for a store from before
         generations): one small file read, cheap enough to poll."""
         return current_generation(Path(path))
+
+    @staticmethod
+    def pointer_stamp(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+        """What changes whenever a version of the store at ``path`` becomes current (the stat of
+        its pointer file), from one stat: cheap enough to ask before every request; None when
+        the store has no pointer (a store from before generations, or none)."""
+        return generations.pointer_stamp(Path(path))
+
+    @staticmethod
+    def current_version(path: str | os.PathLike) -> tuple[str, float]:
+        """The current version of the store at ``path`` as its pointer names it (a text) and the
+        time it became current (a store from before generations: ``legacy-...`` and its folder's
+        time); what an HTTP validator of its answers is made from."""
+        return generations.pointer_version(Path(path))
+
+    @property
+    def version_key(self) -> tuple | None:
+        """What names the version this handle reads while it cannot change, for caches of what
+        is worked out from it: its generation's folder with that folder's identity on disk (a
+        store removed and built again at the same path reuses the folder name); None in memory,
+        inside a write session, or for a store from before generations (changed in place)."""
+        folder = self.version_folder
+        if folder is None or not self.generation:
+            return None
+        try:
+            found = os.stat(folder)
+        except OSError:
+            return None
+        return str(folder), found.st_dev, found.st_ino, found.st_mtime_ns
 
     # -- the version read ---------------------------------------------------
 

@@ -3,14 +3,14 @@
 ``kg validate --record ID`` checks a few record graphs and answers every catalog-wide rule
 over the whole store (queries/check-*.rq): at 45,600 full-shape records those queries cost
 0.4 s, more than a hundred records' own checks. Their answers depend on the generation's
-data, which is sealed and never written again, and on the rules; so they are kept in the
-generation's folder (``kg-catalog-rules.json``), as the words index (:mod:`kg.textindex`) and
-the damage check's marker (:mod:`kg.store._checked`) are: written at the end of an ingest or
-by the first validation that finds none, and used while the data files are those they were
-answered from (their stat: a checkpoint or a copy makes them again) and the rules those they
-were answered for (a digest of each rule's name, query text, path, component and severity,
-and of the base). In memory, inside a write session, or where the folder cannot be written,
-the queries run every time.
+data, which is sealed and never written again, and on the rules; so they are kept beside the
+generation (``kg-catalog-rules.json``, a file kept through :mod:`kg.store.kept`, as the words index
+and the damage check's marker are): written at the end of an ingest or by the first validation that
+finds none, and used while the data files are those they were answered from, the file's content is
+the one written (its digest: an answer taken out or rows added by hand make it answered again) and
+the rules those they were answered for (a digest of each rule's name, query text, path, component
+and severity, and of the base). In memory, inside a write session, or where the folder cannot be
+written, the queries run every time.
 
 >>> import tempfile
 >>> from pyoxigraph import NamedNode, Quad
@@ -29,14 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import Callable, Iterable
 
-from ..store import GraphStore
-from ..store._checked import data_files, read_kept, write_kept
+from ..store import GraphStore, KeptFile
 
-FILE = "kg-catalog-rules.json"
-_FORMAT = "1"  # bumped when what the file holds changes
+#: the file beside a generation; its format is bumped when what the file holds changes
+KEPT = KeptFile("kg-catalog-rules.json", "2")
 
 Answers = dict[str, list[tuple[str, "str | None"]]]  # rule name -> (focus, value) texts of each result
 
@@ -46,28 +44,20 @@ def digest(parts: Iterable[object]) -> str:
     return hashlib.sha256(json.dumps(list(parts), sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def folder_of(store: GraphStore) -> Path | None:
-    """The folder of the generation ``store`` reads, where answers can be kept (None in memory, for a
-    plain old store, or inside a write session)."""
-    return store.version_folder if store.generation != 0 else None
+def can_remember(store: GraphStore) -> bool:
+    """Whether answers can be kept for the version ``store`` reads (not in memory, for a plain old
+    store, or inside a write session)."""
+    return KEPT.can_keep(store)
 
 
 def answers(store: GraphStore, key: str, answer: Callable[[], Answers]) -> Answers:
     """The answers remembered for the generation ``store`` reads and ``key`` (a :func:`digest`), or
     ``answer()``, remembered for the next time where the generation's folder can be written."""
-    folder = folder_of(store)
-    if folder is None:
-        return answer()
-    try:
-        files = data_files(folder)
-    except OSError:
-        return answer()
-    held = read_kept(folder, FILE, files)
-    if held is not None and held.get("format") == _FORMAT and held.get("key") == key \
-            and _well_formed(held.get("answers")):
+    held = KEPT.read(store)
+    if isinstance(held, dict) and held.get("key") == key and _well_formed(held.get("answers")):
         return {name: [(focus, value) for focus, value in rows] for name, rows in held["answers"].items()}
     made = answer()
-    write_kept(folder, FILE, {"format": _FORMAT, "files": files, "key": key, "answers": made})
+    KEPT.write(store, {"key": key, "answers": made})
     return made
 
 

@@ -66,7 +66,7 @@ def remember_catalog_rules(store: GraphStore, iris: Iris | None = None) -> None:
     """Our catalog-wide rules answered for the version ``store`` reads and remembered beside it (the
     last step of an ingest, so that the first ``kg validate --record`` after it does not answer them
     over the whole store); nothing in memory or inside a write session, where none would be kept."""
-    if remembered.folder_of(store) is not None:
+    if remembered.can_remember(store):
         iris = iris or Iris()
         try:
             check_catalog_rules(store, iris, load_rules(iris), remember=True)
