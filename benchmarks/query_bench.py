@@ -276,8 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             print(f"skip {label}: needs {', '.join(missing)}", file=sys.stderr)
             continue
-        text = queries.bound_text(query, params)
-        limit = queries.row_limit(query, params)
+        planned = queries.plan(query, params, memory)  # in memory: no words index, the SPARQL as written
+        text, limit = planned.text, planned.limit
 
         def ours(st):
             result = st.query(text)

@@ -104,8 +104,8 @@ def stage_rdflib_queries(spec: dict) -> dict:
             if params is None:
                 per_query[name] = {"skipped": "cannot fill a parameter"}
                 continue
-            text = Q.bound_text(query, params, iris)  # the very text kg sends to its store
-            limit = Q.row_limit(query, params)
+            planned = Q.plan(query, params, None, iris)  # the text kg sends a store without a words index
+            text, limit = planned.text, planned.limit
             try:
                 per_query[name] = {"params": params, **timed_runs(
                     lambda: baseline.query_rows(dataset, text, limit), spec["warm"], spec["query_timeout"])}

@@ -188,7 +188,9 @@ def endpoint(url: str, *, user: str | None = None, password: str | None = None, 
 
 def query(store: "GraphStore | Endpoint", name: str | NamedQuery, params: Mapping[str, str] | None = None,
           iris: Iris | None = None) -> Any:
-    """Run a named query from ``queries/`` (or the path of a ``.rq`` file), as ``kg query`` does.
+    """Run a named query from ``queries/`` (or the path of a ``.rq`` or ``.sparql`` file, or the text
+    of a query), as ``kg query`` does: the text sent is :func:`kg.queries.plan`'s, the one
+    ``kg query --sparql`` prints.
 
     ``params`` maps parameter names to text values, checked against the types declared
     in the query's header and bound as RDF terms. SELECT gives :class:`kg.rows.Rows`: a list

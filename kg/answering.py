@@ -26,7 +26,7 @@ def shows_facets(query: queries.NamedQuery, fmt: str | None) -> bool:
     """Whether ``query`` is answered in ``fmt`` with the facet counts beside the rows: the
     bundled ``find`` in a row format of kg's own (``sparql-json`` and the graph formats get
     the plain query result)."""
-    return (query.name == "find" and queries.is_bundled(query)
+    return (query.name == "find" and query.trusted
             and fmt not in output.GRAPH_FORMATS + ("sparql-json",))
 
 

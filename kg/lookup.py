@@ -32,7 +32,6 @@ kg.errors.NotFound: no system with id 'mem0--mem0' in this graph; did you mean: 
 from __future__ import annotations
 
 import difflib
-import os
 import threading
 from typing import Any, Callable, Mapping
 
@@ -56,12 +55,9 @@ class SystemIndex:
         self._folded = {rid: fold(name) for rid, name in self.names.items()}
 
     @classmethod
-    def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "SystemIndex":
-        """The index read with ``select`` (SPARQL text -> rows), from the select-system-names query;
-        the one read before when ``select`` is a store's and reads the same store version."""
-        return _kept(cls, select, "select-system-names.rq",
-                     lambda rows: cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value)
-                                       for r in rows}))
+    def from_rows(cls, rows: list[dict[str, Any]]) -> "SystemIndex":
+        """The index of the rows of the select-system-names query."""
+        return cls({r["id"].value: (r["name"].value if "name" in r else r["id"].value) for r in rows})
 
     def _shown(self, ids: list[str], shown: int = SHOWN) -> str:
         listed = ", ".join(f"{rid} ({safe_text(self.names[rid], 60)})" for rid in ids[:shown])
@@ -120,12 +116,8 @@ class VendorIndex:
         self.systems = {(key.lower(), name.lower()): sorted(ids) for (key, name), ids in systems.items()}
 
     @classmethod
-    def read(cls, select: Callable[[str], list[dict[str, Any]]]) -> "VendorIndex":
-        """The index read with ``select`` from the select-vendor-systems query (kept per store version)."""
-        return _kept(cls, select, "select-vendor-systems.rq", cls._from_rows)
-
-    @classmethod
-    def _from_rows(cls, rows: list[dict[str, Any]]) -> "VendorIndex":
+    def from_rows(cls, rows: list[dict[str, Any]]) -> "VendorIndex":
+        """The index of the rows of the select-vendor-systems query."""
         systems: dict[tuple[str, str], list[str]] = {}
         for r in rows:
             systems.setdefault((r["key"].value, r["name"].value), []).append(r["id"].value)
@@ -162,23 +154,61 @@ def depended_choice(select: Callable[[str], list[dict[str, Any]]], ids: list[str
     return roots[0] if len(roots) == 1 else None
 
 
-def resolve_values(select: Callable[[str], list[dict[str, Any]]], query: str, pending: Mapping[str, tuple[Any, str]],
+_KEPT: dict[tuple, Any] = {}  # version key -> index, the oldest first
+_LOCK = threading.Lock()
+
+
+class Indexes:
+    """The indexes of one version of the graph, read when first needed: ``select`` (SPARQL text ->
+    rows) reads the version; ``key`` names it while it cannot change (None: read each time, as for
+    a remote endpoint or a store in memory). Those of a named version are shared by every
+    :class:`Indexes` of it, up to :data:`KEPT` versions."""
+
+    def __init__(self, select: Callable[[str], list[dict[str, Any]]], key: tuple | None = None) -> None:
+        self.select = select
+        self.key = key
+
+    @classmethod
+    def of(cls, version: Any) -> "Indexes":
+        """The indexes of ``version``: a :class:`kg.store.GraphStore` (keyed by its version) or any
+        reader with a ``select`` method (a remote endpoint: not kept)."""
+        return cls(version.select, getattr(version, "version_key", None))
+
+    def systems(self) -> SystemIndex:
+        return self._index(SystemIndex, "select-system-names.rq")
+
+    def vendors(self) -> VendorIndex:
+        return self._index(VendorIndex, "select-vendor-systems.rq")
+
+    def _index(self, cls: Any, query_file: str) -> Any:
+        key = None if self.key is None else (cls.__name__, *self.key)
+        with _LOCK:
+            kept = _KEPT.get(key) if key is not None else None
+        if kept is not None:
+            return kept
+        index = cls.from_rows(self.select(resource("queries", query_file).read_text(encoding="utf-8")))
+        if key is not None:
+            with _LOCK:
+                _KEPT[key] = index
+                while len(_KEPT) > KEPT:
+                    del _KEPT[next(iter(_KEPT))]  # the oldest
+        return index
+
+
+def resolve_values(indexes: Indexes, query: str, pending: Mapping[str, tuple[Any, str]],
                    iris: Any) -> dict[str, tuple[str | list[str], str | None]]:
     """For each pending parameter (name -> (param, text given)): what it resolves to (an id;
     for a vendor, the ids of its systems) and a note when a choice was made among several
     systems. An unknown id, vendor or name, or a name several systems share, is NotFound."""
     out: dict[str, tuple[str | list[str], str | None]] = {}
-    systems = vendors = None
     for name, (param, given) in pending.items():
         try:
             if param.type == "vendor":
-                vendors = vendors or VendorIndex.read(select)
-                out[name] = (vendors.systems_of(given), None)
-            elif ID_PATTERN.match(given) and _is_system_id(select, given):
+                out[name] = (indexes.vendors().systems_of(given), None)
+            elif ID_PATTERN.match(given) and _is_system_id(indexes.select, given):
                 out[name] = (given, None)  # an id that exists needs no index
             else:
-                systems = systems or SystemIndex.read(select)
-                out[name] = _system(systems, select, param, given, iris)
+                out[name] = _system(indexes.systems(), indexes.select, param, given, iris)
         except NotFound as err:
             raise NotFound(f"{query}: parameter {name}: {err}", err.candidates) from None
     return out
@@ -208,42 +238,3 @@ def _is_system_id(select: Callable[..., Any], value: str) -> bool:
     """Whether ``value`` is the id of a system in the graph (one bound lookup, no index)."""
     return bool(select(bind(_SYSTEM_ID, {"id": Literal(value)})))
 
-
-_KEPT: dict[tuple, Any] = {}
-_LOCK = threading.Lock()
-
-
-def _kept(cls: type, select: Callable[[str], list[dict[str, Any]]], query_file: str,
-          make: Callable[[list[dict[str, Any]]], Any]) -> Any:
-    """The index of ``cls`` made by ``make`` from the rows of ``query_file``; the one made
-    before when ``select`` is a store's and reads the same store version."""
-    key = _version_key(select)
-    key = None if key is None else (cls.__name__, *key)
-    with _LOCK:
-        kept = _KEPT.get(key) if key is not None else None
-    if kept is not None:
-        return kept
-    index = make(select(resource("queries", query_file).read_text(encoding="utf-8")))
-    if key is not None:
-        with _LOCK:
-            _KEPT[key] = index
-            while len(_KEPT) > KEPT:
-                del _KEPT[next(iter(_KEPT))]  # the oldest
-    return index
-
-
-def _version_key(select: Callable[..., Any]) -> tuple | None:
-    """What names the store version that ``select`` (a store's bound method) reads, while it
-    cannot change: its version folder (an on-disk store's committed generation), with the
-    folder's identity on disk (a store removed and built again at the same path reuses the
-    folder name); None in memory, inside a write session, or for a store from before
-    generations (their content changes in place)."""
-    store = getattr(select, "__self__", None)
-    folder = getattr(store, "version_folder", None)
-    if folder is None or not getattr(store, "generation", 0):
-        return None
-    try:
-        stat = os.stat(folder)
-    except OSError:
-        return None
-    return str(folder), stat.st_dev, stat.st_ino, stat.st_mtime_ns

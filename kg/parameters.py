@@ -5,7 +5,7 @@ as text go through :func:`convert` once: unknown names, missing values and bad v
 are a :class:`~kg.errors.QueryError`, each value becomes its RDF term
 (:func:`to_term`), the row cap of a ``limit`` parameter is read, and the values that
 name systems or vendors are set aside for the graph (:mod:`kg.lookup` resolves them;
-:meth:`Converted.with_resolved` adds their terms). :mod:`kg.queries` calls the steps in
+:meth:`Converted.with_resolved` adds their terms). :func:`kg.queries.plan` calls the steps in
 that order, then binds (:func:`kg.sparql.binding.bind`).
 
 Options of a ``# param:`` line, after the type: ``optional``, ``default=VALUE``,
@@ -185,19 +185,21 @@ class Converted:
     pending: dict[str, tuple[Param, str]] = field(default_factory=dict)
     values: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what a resolution chose, said to the user
+    pending_terms: dict[str, Any] = field(default_factory=dict)  # the terms of pending ids, made once
 
     def with_resolved(self, resolved: Mapping[str, tuple[str | list[str], str | None]], iris: Iris
                       ) -> "Converted":
         """These values with each pending one replaced by what it resolved to (an id; for a
         vendor, the ids of its systems), its term (or terms) added, and the notes kept."""
         terms, values, notes = dict(self.terms), dict(self.values), list(self.notes)
-        for name, (param, _) in self.pending.items():
+        for name, (param, given) in self.pending.items():
             value, note = resolved[name]
             if isinstance(value, list):
                 terms[param.variable] = tuple(iris.system(rid) for rid in value)
             else:
                 values[name] = value
-                terms[param.variable] = to_term(param, value, iris)
+                made = self.pending_terms.get(name) if value == given else None
+                terms[param.variable] = made if made is not None else to_term(param, value, iris)
             if note:
                 notes.append(note)
         return Converted(terms, self.limit, {}, values, notes)
@@ -231,7 +233,9 @@ def convert(query: str, params: Iterable[Param], values: Mapping[str, str], iris
             out.pending[param.name] = (param, value)
         if param.type not in ("system-name", "vendor"):  # those are text until the graph resolves them
             term = to_term(param, value, iris)  # a bad id fails here, before the graph is read
-            if param.type not in GRAPH_TYPES:
+            if param.type in GRAPH_TYPES:
+                out.pending_terms[param.name] = term
+            else:
                 out.terms[param.variable] = term
     return out
 

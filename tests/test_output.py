@@ -76,7 +76,7 @@ def test_tsv_is_the_w3c_format_the_endpoint_answers(bundled_store):
     (``text/tab-separated-values``); -f tab is the plain tab-separated text."""
     out = io.StringIO()
     count = output.write_rows(_rows(bundled_store, "sections"), out, "tsv")
-    endpoint = bundled_store.query(queries.bound_text(queries.load("sections"), {}))
+    endpoint = bundled_store.query(queries.plan("sections", {}, bundled_store).text)
     ours, theirs = out.getvalue().splitlines(), endpoint.serialize(format=QueryResultsFormat.TSV).decode().splitlines()
     assert ours[0] == theirs[0] == "?section\t?systems\t?tier1\t?tier2\t?tier3\t?tier4\t?tier5"
     assert sorted(ours[1:]) == sorted(line for line in theirs[1:] if line) and count == len(ours) - 1 > 5

@@ -13,7 +13,7 @@ import pytest
 from kg import queries
 from kg.cli import main
 from kg.errors import NotFound
-from kg.lookup import SystemIndex, fold
+from kg.lookup import Indexes, SystemIndex, fold
 
 UNKNOWN = "mem0--mem0"  # one suffix short of mem0--mem0-ai
 
@@ -99,18 +99,18 @@ def test_the_index_of_a_store_version_is_read_once_and_a_new_version_again(tmp_p
     seed_file.write_text(json.dumps(seed_record), encoding="utf-8")
     store = GraphStore(tmp_path / "store")
     ingest_paths(store, [str(seed_file)])
-    first = SystemIndex.read(store.select)
-    assert list(first.names) == [seed_record["id"]] and SystemIndex.read(store.select) is first
+    first = Indexes.of(store).systems()
+    assert list(first.names) == [seed_record["id"]] and Indexes.of(store).systems() is first
     ingest_paths(store, [str(other_file)])
-    assert set(SystemIndex.read(store.select).names) == {seed_record["id"], other["id"]}
+    assert set(Indexes.of(store).systems().names) == {seed_record["id"], other["id"]}
     del store
     gc.collect()
     shutil.rmtree(tmp_path / "store")
     store = GraphStore(tmp_path / "store")  # the same generation numbers again, other content
     ingest_paths(store, [str(other_file)])
-    assert set(SystemIndex.read(store.select).names) == {other["id"]}
+    assert set(Indexes.of(store).systems().names) == {other["id"]}
     memory = GraphStore()
     ingest_paths(memory, [str(seed_file)])
-    assert SystemIndex.read(memory.select) is not SystemIndex.read(memory.select)
+    assert Indexes.of(memory).systems() is not Indexes.of(memory).systems()
     ingest_paths(memory, [str(other_file)])
-    assert set(SystemIndex.read(memory.select).names) == {seed_record["id"], other["id"]}
+    assert set(Indexes.of(memory).systems().names) == {seed_record["id"], other["id"]}

@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from kg import normalise, output, queries
+from kg.store import GraphStore
 from kg.errors import QueryError
 from kg.mapping import feature_family
 
@@ -179,8 +180,12 @@ def test_a_limit_the_text_uses_is_bound_there_as_an_integer(tmp_path):
     used.write_text("# title: t\n# question: q?\n# returns: n\n# param: limit (limit, optional, default=3) cap\n"
                     "SELECT ?n WHERE { VALUES ?n { 1 2 3 4 5 } FILTER(?limit >= ?n) }\n", encoding="utf-8")
     q = queries.load(str(used))
-    assert queries.bindings(q, {}, queries.Iris())["limit"] == Literal("3", datatype=XSD.integer)
-    assert queries.bindings(q, {"limit": "2"}, queries.Iris())["limit"] == Literal("2", datatype=XSD.integer)
-    assert "limit" not in queries.bindings(queries.load("search"), {"text": "x", "limit": "2"}, queries.Iris())
+    empty = GraphStore()
+    for given, cap in (({}, "3"), ({"limit": "2"}, "2")):
+        planned = queries.plan(q, given, empty)
+        assert f"VALUES (?limit) {{ ({Literal(cap, datatype=XSD.integer)}) }}" in planned.text
+        assert planned.text.rstrip().endswith(f"LIMIT {cap}") and planned.limit == int(cap)
+        assert [row["n"] for row in queries.query(empty, q, given)] == list(range(1, int(cap) + 1))
+    assert "?limit" not in queries.plan("search", {"text": "x", "limit": "2"}, empty).text
     with pytest.raises(QueryError, match="limit"):
-        queries.bindings(q, {"limit": "2; DROP ALL"}, queries.Iris())
+        queries.plan(q, {"limit": "2; DROP ALL"}, empty)

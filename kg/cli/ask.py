@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
@@ -14,9 +13,6 @@ from .common import EXIT_OK, err, existing_store, iris, positive, query_params, 
 if TYPE_CHECKING:
     from ..analyse import Analysis
     from ..queries import NamedQuery
-
-USER_QUERY_SUFFIXES = (".rq", ".sparql")
-
 
 # -- query -------------------------------------------------------------------------
 
@@ -33,7 +29,8 @@ def options_query(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true",
                    help="list the named queries: name, question, and parameters with their types and defaults")
     p.add_argument("--sparql", action="store_true",
-                   help="print the query with its parameters bound instead of running it")
+                   help="print the exact text the query sends (its parameters bound, names resolved, the "
+                        "words index's hits and the row limit in it) instead of running it")
     p.add_argument("--endpoint", metavar="URL",
                    help="ask a remote SPARQL 1.1 query endpoint holding the pushed graph (union default graph) "
                         "instead of the store; same parameters, same rows")
@@ -71,25 +68,17 @@ def _list_queries(args: argparse.Namespace) -> int:
 
 
 def _read_query(args: argparse.Namespace) -> "NamedQuery":
-    """The query named or given: a bundled name, a file, stdin, or --text."""
+    """The query named or given: a registered name, a .rq/.sparql file, stdin, or --text."""
     from .. import queries
 
     if args.text is not None:
         if args.query:
             raise UsageError("give the query either as NAME|FILE|- or with --text, not both")
-        return queries.parse(args.text, Path("<text>"))
+        return queries.from_text(args.text, "<text>")
     if not args.query:
         raise UsageError("name a query (kg query --list shows them), give a .rq/.sparql file, - for stdin, or --text")
     if args.query == "-":
-        return queries.parse(sys.stdin.read(), Path("<stdin>"))
-    path = Path(args.query)
-    if args.query.lower().endswith(USER_QUERY_SUFFIXES):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"cannot read the query file {safe_text(args.query, 200)}: "
-                             f"{getattr(error, 'strerror', None) or error}") from None
-        return queries.parse(text, path)
+        return queries.from_text(sys.stdin.read(), "<stdin>")
     return queries.load(args.query)
 
 
@@ -101,9 +90,6 @@ def run_query(args: argparse.Namespace) -> int:
         return _list_queries(args)
     query = _read_query(args)
     params = query_params(args.param)
-    if args.sparql:
-        sys.stdout.write(queries.bound_text(query, params, iris(args)).rstrip("\n") + "\n")
-        return EXIT_OK
     if args.endpoint:
         import os
 
@@ -114,7 +100,13 @@ def run_query(args: argparse.Namespace) -> int:
             raise UsageError("--timeout must be a positive number of seconds")
         target: Any = endpoint(args.endpoint, user=args.user, password=password, auth=args.auth, timeout=args.timeout)
     else:
-        target = existing_store(args)  # queries.run refuses SERVICE and remote FROM in a user's query
+        target = existing_store(args)  # the plan refuses SERVICE and remote FROM in a user's query
+    if args.sparql:
+        planned = queries.plan(query, params, target, iris(args))
+        for line in planned.notes:
+            err(f"kg query {query.name}: {line}")
+        sys.stdout.write(planned.text.rstrip("\n") + "\n")
+        return EXIT_OK
     write_answer(target, query, params, iris(args), out=sys.stdout, fmt=args.format, note=err)
     return EXIT_OK
 

@@ -31,7 +31,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from ..errors import KgError, QueryError, UsageError
-from ..queries import NamedQuery, listing, prepare
+from ..queries import NamedQuery, listing, plan
 from ..vocab import ID_PATTERN
 from . import analysis, context, schema, systems
 from .store_workers import StoreWorkers
@@ -132,8 +132,7 @@ class Tools:
             raise QueryError("show: argument full must be a JSON boolean")
         params = schema.query_params(query, arguments)
         # an unknown id or an ambiguous name is NotFound (a tool error), as in the CLI and serve
-        ready = prepare(self.workers.version().select, query, params, self.workers.iris)
-        result = self.workers.named(query, ready)
+        result = self.workers.named(plan(query, params, self.workers.version(), self.workers.iris))
         if query.name == "show" and not full:
             return schema.show_summary(result, self.workers.iris.system(params["id"]).value)
         return result

@@ -24,8 +24,7 @@ from types import TracebackType
 from typing import Any, Callable
 
 from ..errors import KgError, QueryError
-from ..parameters import Converted
-from ..queries import NamedQuery, bound
+from ..queries import Plan
 from ..runtime.limits import MAX_QUERY_CHARS
 from ..runtime.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
 from ..sparql.guard import QueryRefused, check_query
@@ -108,11 +107,13 @@ class StoreWorkers:
             raise
         return self._run(text, self.deadline_seconds(timeout))
 
-    def named(self, query: NamedQuery, ready: Converted) -> dict[str, Any]:
-        """A named query with its prepared parameters bound (never pasted), capped at its
-        ``limit``; what resolving a name chose is said in the answer's ``notes``."""
-        answer = self._run(bound(self.version(), query, ready), self.config.timeout, limit=ready.limit)
-        return {**answer, "notes": ready.notes} if ready.notes else answer
+    def named(self, planned: Plan) -> dict[str, Any]:
+        """A named query's plan (:func:`kg.queries.plan`, made on :meth:`version`) run, capped at its
+        ``limit``; what resolving a name chose is said in the answer's ``notes``. Its text is kg's
+        own, checked as it was made: the worker runs it as planned, whatever its length."""
+        answer = self._run(planned.text, self.config.timeout, limit=planned.limit,
+                           planned={"form": planned.form, "dataset": planned.dataset})
+        return {**answer, "notes": list(planned.notes)} if planned.notes else answer
 
     def deadline_seconds(self, timeout: float | None) -> float:
         """The caller's timeout if it is shorter than the server's, else the server's."""
@@ -122,9 +123,9 @@ class StoreWorkers:
             raise QueryError("timeout must be a positive number of seconds")
         return min(timeout, self.config.timeout)
 
-    def _run(self, text: str, seconds: float, limit: int | None = None) -> dict[str, Any]:
+    def _run(self, text: str, seconds: float, limit: int | None = None, planned: dict | None = None) -> dict[str, Any]:
         msg = {"op": "query", "query": text, "solutions": SOLUTIONS_FORMAT, "graph": GRAPH_FORMAT,
-               "max_rows": self.config.max_rows, "max_bytes": self.config.max_bytes}
+               "max_rows": self.config.max_rows, "max_bytes": self.config.max_bytes, "planned": planned}
         return decode(self._call(msg, seconds), limit)
 
     def _call(self, msg: dict, seconds: float) -> dict:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode
 
-from ..lookup import SystemIndex
+from ..lookup import Indexes
 from ..mapping import edges_from_quads, record_from_quads
 from ..output import plain_json
 from ..records import edge_to_json, record_to_json
@@ -26,7 +26,7 @@ def require_system(store: GraphStore, iris: Iris, system_id: str) -> NamedNode:
     """The IRI of the system ``system_id``; an unknown id is NotFound with close matches
     (:mod:`kg.lookup`, as for the named queries)."""
     if not system_exists(store, iris, system_id):
-        SystemIndex.read(store.select).check_id(system_id)
+        Indexes.of(store).systems().check_id(system_id)
     return iris.system(system_id)
 
 

@@ -179,12 +179,11 @@ def named_answer(worker: Any, msg: dict) -> dict:
                 raise QueryError(f"offset and limit reach past row {msg['max_rows']}, the most this server "
                                  "reads of one answer (its --max-rows)")
             run = {**values, own.name: str(page.reach)} if own is not None else values
-            converted = queries.prepare(worker.store.select, query, run, worker.iris)  # an unknown system: 404
-            text = queries.bound(worker.store, query, converted)
+            planned = queries.plan(query, run, worker.store, worker.iris)  # an unknown system: 404
             # the form shows the values resolved (a system's name as its id), its limit as given
-            values = {k: v if own is not None and k == own.name else converted.values.get(k, v)
+            values = {k: v if own is not None and k == own.name else planned.values.get(k, v)
                       for k, v in values.items()}
-            notes = converted.notes
+            notes = list(planned.notes)
         except NotFound as err:
             error, status = str(err), 404
             if fmt != "html":
@@ -194,15 +193,17 @@ def named_answer(worker: Any, msg: dict) -> dict:
             if fmt != "html":
                 raise Reply(400, "bad-parameter", error) from None
         else:
-            inner = {**msg, "query": text, "solutions": fmt, "graph": "turtle" if fmt == "html" else None,
-                     "row_cap": page.reach, "render": False}
+            # the plan's text is kg's own, checked as it was made: the worker runs it as planned
+            inner = {**msg, "query": planned.text, "planned": {"form": planned.form, "dataset": planned.dataset},
+                     "solutions": fmt, "graph": "turtle" if fmt == "html" else None, "row_cap": page.reach,
+                     "render": False}
             result = worker.query(inner)
             if "rows" in result:
                 result["rows"], more = page.window(result["rows"])
                 shape = {"run": "1", **({"format": fmt} if fmt != "html" else {})}
                 links = page.links({**values, **paging, **shape}, more)
             if fmt != "html":
-                return _results_reply(worker, result, fmt, {**msg, "query": text}, links)
+                return _results_reply(worker, result, fmt, {**msg, "query": planned.text}, links)
     body = query_page(query, values, error, result, worker.iris.base, msg["base_url"], page, links, notes)
     reply = worker._body("html", body, msg)
     reply["status"] = status if error else 200

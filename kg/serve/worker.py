@@ -192,7 +192,8 @@ class Worker:
 
     def query(self, msg: dict) -> dict:
         text = msg["query"]
-        checked = self.check(text)
+        planned = msg.get("planned")  # a query plan's text (kg.queries.plan): checked as it was made
+        checked = CheckedQuery(planned["form"], planned["dataset"]) if planned else self.check(text)
         dataset: dict[str, Any] = {}
         if msg.get("default") is not None or msg.get("named") is not None:
             check_graphs(msg.get("default") or [], self.graphs, "default-graph-uri")

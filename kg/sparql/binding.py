@@ -43,6 +43,9 @@ Values never become query text by formatting: each term is serialised by pyoxigr
 
 >>> print(bind('ASK { ?s ?p ?name }', {"name": Literal('x" } ; DROP ALL #')}))
 ASK { VALUES (?name) { ("x\\" } ; DROP ALL #") } ?s ?p ?name }
+
+A row cap is bound into the text as the outer query's ``LIMIT`` (:func:`limited`), so that the
+text alone gives the rows kg gives, wherever it runs.
 """
 
 from __future__ import annotations
@@ -107,6 +110,38 @@ def bind(sparql: str, terms: Mapping[str, Bound]) -> str:
     for at, names in sorted(inserts, reverse=True):
         out = out[:at] + _values_block(names, terms) + out[at:]
     return out
+
+
+def limited(sparql: str, limit: int) -> str:
+    """``sparql`` with its rows capped at ``limit``: a ``LIMIT`` of the outer query added (after its
+    solution modifiers, before a closing VALUES clause), or its own ``LIMIT`` lowered; a query of
+    another form than SELECT, CONSTRUCT and DESCRIBE as it is.
+
+    >>> limited("SELECT ?s WHERE { { SELECT ?s { ?s ?p ?o } LIMIT 9 } } ORDER BY ?s # last", 5)
+    'SELECT ?s WHERE { { SELECT ?s { ?s ?p ?o } LIMIT 9 } } ORDER BY ?s LIMIT 5 # last'
+    >>> limited("SELECT ?s { ?s ?p ?o } LIMIT 10 OFFSET 2", 5), limited("SELECT ?s { ?s ?p ?o } LIMIT 3", 5)
+    ('SELECT ?s { ?s ?p ?o } LIMIT 5 OFFSET 2', 'SELECT ?s { ?s ?p ?o } LIMIT 3')
+    >>> limited("SELECT ?s { ?s ?p ?o } VALUES ?o { 1 }", 5), limited("ASK { ?s ?p ?o }", 5)
+    ('SELECT ?s { ?s ?p ?o }  LIMIT 5 VALUES ?o { 1 }', 'ASK { ?s ?p ?o }')
+    """
+    tokens = code_tokens(sparql)
+    if query_form(tokens) not in ("SELECT", "CONSTRUCT", "DESCRIBE"):
+        return sparql
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.text == "{":
+            depth += 1
+        elif token.text == "}":
+            depth -= 1
+        elif depth == 0 and token.word == "LIMIT" and index + 1 < len(tokens) and tokens[index + 1].kind == "number":
+            own = tokens[index + 1]
+            if int(own.text) <= limit:
+                return sparql
+            return sparql[:own.start] + str(limit) + sparql[own.end:]
+        elif depth == 0 and token.word == "VALUES":  # the closing VALUES clause: the LIMIT goes before it
+            return sparql[:token.start] + f" LIMIT {limit} " + sparql[token.start:]
+    at = tokens[-1].end if tokens else len(sparql)
+    return sparql[:at] + f" LIMIT {limit}" + sparql[at:]
 
 
 def _check_terms(terms: Mapping[str, Bound]) -> None:
