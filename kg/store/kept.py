@@ -90,7 +90,7 @@ def data_files(folder: Path) -> Files:
     return files
 
 
-def version_folder(store: "GraphStore") -> Path | None:
+def _version_folder(store: "GraphStore") -> Path | None:
     """The folder of the generation ``store`` reads, where files can be kept: None in memory, for a
     plain store from before generations, or inside a write session (whose version is not sealed)."""
     return store.version_folder if store.generation != 0 else None
@@ -139,7 +139,7 @@ def _chunks(fd: int, limit: int) -> Iterator[bytes]:
         yield chunk
 
 
-def read_regular(path: Path, limit: int) -> bytes | None:
+def _read_regular(path: Path, limit: int) -> bytes | None:
     """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; None when it is
     missing; ValueError, saying why, for anything else (see :func:`_open_regular`)."""
     fd = _open_regular(path, limit)
@@ -151,8 +151,8 @@ def read_regular(path: Path, limit: int) -> bytes | None:
         os.close(fd)
 
 
-def digest_regular(path: Path) -> str | None:
-    """The SHA-256 of the bytes of ``path`` when it is a regular file (as :func:`read_regular` reads
+def _digest_regular(path: Path) -> str | None:
+    """The SHA-256 of the bytes of ``path`` when it is a regular file (as :func:`_read_regular` reads
     one, a chunk at a time); None when it is missing."""
     fd = _open_regular(path, 1 << 48)
     if fd is None:
@@ -184,7 +184,7 @@ def json_depth(data: bytes) -> int:
     return deepest
 
 
-def parse_bounded(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
+def _parse_bounded(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON text ``data`` parsed, when it nests at most ``max_depth`` deep; else ValueError."""
     if json_depth(data) > max_depth:
         raise ValueError(f"nested more than {max_depth} deep")
@@ -222,27 +222,27 @@ class KeptFile:
     def read(self, store: "GraphStore") -> Any | None:
         """The content kept for the generation ``store`` reads, or None: nothing kept, kept for other
         data files or in another format (out of date), or not whole (ignored, with a warning)."""
-        folder = version_folder(store)
+        folder = _version_folder(store)
         return None if folder is None else self.read_in(folder)
 
     def write(self, store: "GraphStore", content: Any) -> bool:
         """Keep ``content`` (JSON) for the generation ``store`` reads; False where nothing can be kept."""
-        folder = version_folder(store)
+        folder = _version_folder(store)
         return folder is not None and self.write_in(folder, content)
 
     def can_keep(self, store: "GraphStore") -> bool:
         """Whether a file can be kept for the version ``store`` reads (not in memory, for a plain
         store from before generations, or inside a write session)."""
-        return version_folder(store) is not None
+        return _version_folder(store) is not None
 
     def read_in(self, folder: Path) -> Any | None:
         """:meth:`read` for the generation in ``folder`` (used inside kg.store, before a store is open)."""
         path = folder / self.name
         try:
-            data = read_regular(path, MAX_BYTES)
+            data = _read_regular(path, MAX_BYTES)
             if data is None:
                 return None
-            held = parse_bounded(data)
+            held = _parse_bounded(data)
         except ValueError as err:
             _ignored(path, str(err))
             return None
@@ -305,7 +305,7 @@ class KeptDatabase:
     def path(self, store: "GraphStore") -> Path | None:
         """The database kept for the generation ``store`` reads, checked; None when there is none (or
         none whole: ignored, with a warning)."""
-        folder = version_folder(store)
+        folder = _version_folder(store)
         named = None if folder is None else self.index.read_in(folder)
         if folder is None or named is None:
             return None
@@ -330,7 +330,7 @@ class KeptDatabase:
         key = (str(path), found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
         if _VERIFIED.get(key):
             return True
-        found_digest = digest_regular(path)
+        found_digest = _digest_regular(path)
         if found_digest is None:
             return False
         if found_digest != digest:
@@ -345,7 +345,7 @@ class KeptDatabase:
         path, then it is renamed to its digest's name and named in the index file; the databases of
         this kind made before are removed. Returns its path, or None where nothing can be kept (or
         ``make`` raised OSError)."""
-        folder = version_folder(store)
+        folder = _version_folder(store)
         if folder is None:
             return None
         temporary = folder / f"{self.stem}.{os.getpid()}-{threading.get_ident()}.tmp"
