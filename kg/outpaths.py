@@ -1,4 +1,4 @@
-"""Where a command writes a file it was asked for (``-o``, ``--report``, ``--quarantine``): checked first, written safely.
+"""Where a command writes a file it was asked for (``-o``, ``--report``, ``--quarantine``, ``--plot``): checked first, written safely.
 
 What a path names decides how it is written:
 
@@ -7,8 +7,14 @@ What a path names decides how it is written:
 * a FIFO, a character device (``/dev/null``, a terminal), ``-`` (standard output) or an open
   descriptor (``/dev/stdout``, ``/dev/fd/N``): written in place, as a stream; never replaced;
 * a symbolic link: followed to its target, which is then written as above (the link stays);
-* a folder, a block device, a socket, a path in a folder that does not exist, or one of the
-  command's own input files: refused before anything is read (``UsageError``: exit 2).
+* a folder, a block device, a socket, a path in a folder that does not exist, one of the
+  command's own input files, or a path inside one of its input folders or inside a store it
+  reads or writes (the store folder itself and anything under it: ``-o S/gen-*/000366.sst``
+  would destroy a data file of the current version): refused before anything is read
+  (``UsageError``: exit 2). "Inside" is judged on the path with its symbolic links resolved
+  and ``..`` taken away, and on the folders themselves (device and inode), so a folder named
+  in another case on a case-insensitive file system, or reached through a bind mount, is
+  the same folder.
 
 A write that fails on the way (a full disk, ``/dev/full``, an I/O error) is one line, exit 2,
 and leaves no temporary file behind.
@@ -54,12 +60,16 @@ class OutputPath:
     stream: bool
 
 
-def output_path(path: str, option: str = "-o", inputs: Iterable[str] = ()) -> OutputPath:
-    """``path`` checked as the output of ``option``: what it names, and that it is none of
-    ``inputs`` (files or folders the command reads; ``-`` is skipped). Raises ``UsageError``."""
+def output_path(path: str, option: str = "-o", inputs: Iterable[str] = (),
+                stores: Iterable[str] = ()) -> OutputPath:
+    """``path`` checked as the output of ``option``: what it names, that it is none of
+    ``inputs`` (files or folders the command reads; ``-`` is skipped) and that it is not inside
+    one of ``stores`` (the store folders the command reads or writes). Raises ``UsageError``."""
     if path == STDOUT:
         return OutputPath(path, path, True)
+    inputs = list(inputs)
     found = _stat(path, option)
+    refuse_inside(path, option, [given for given in inputs if given != STDOUT], stores)
     if found is None:  # a new file (or a link to one)
         target = os.path.realpath(path)
         _check_folder(target, path, option)
@@ -70,10 +80,51 @@ def output_path(path: str, option: str = "-o", inputs: Iterable[str] = ()) -> Ou
         raise UsageError(f"{option} {safe_text(path)}: is {_kind(found.st_mode)}; kg writes regular files, "
                          "FIFOs and character devices only")
     if not stat.S_ISCHR(found.st_mode):
-        _check_not_input(found, os.path.realpath(path), path, option, inputs)
+        _check_not_input(found, path, option, inputs)
     if stat.S_ISREG(found.st_mode) and not _descriptor(path):
         return OutputPath(path, os.path.realpath(path), False)
     return OutputPath(path, path, True)
+
+
+def refuse_inside(path: str, option: str, folders: Iterable[str] = (), stores: Iterable[str] = ()) -> None:
+    """Refuse ``path`` (exit 2, one line naming ``option``) when it is one of ``stores`` or one of
+    ``folders`` (input folders; input files are skipped here) or anything under one of them."""
+    target = os.path.realpath(path)
+    chain = _ancestors(target)
+    for given, what in [(s, "the store") for s in stores] + [(f, "the input folder") for f in folders]:
+        if _holds(given, target, chain):
+            raise UsageError(f"{option} {safe_text(path)}: is inside {what} {safe_text(given)}; "
+                             "write the output elsewhere")
+
+
+def _ancestors(target: str) -> list[os.stat_result]:
+    """The stat of ``target`` (when it exists) and of every folder above it, up to the root."""
+    found = []
+    current = target
+    while True:
+        try:
+            found.append(os.stat(current))
+        except OSError:
+            pass  # not there yet: a new file, or a new store's folder
+        parent = os.path.dirname(current)
+        if parent == current:
+            return found
+        current = parent
+
+
+def _holds(folder: str, target: str, chain: list[os.stat_result]) -> bool:
+    """Whether ``target`` (a resolved path, ``chain`` its stats upwards) is ``folder`` or under it
+    (a store that does not exist yet holds what its path will; an input file holds nothing)."""
+    real = os.path.realpath(folder)
+    try:
+        own: os.stat_result | None = os.stat(folder)
+    except OSError:
+        own = None
+    if own is not None and not stat.S_ISDIR(own.st_mode):
+        return False
+    if target == real or target.startswith(os.path.join(real, "")):
+        return True
+    return own is not None and any(os.path.samestat(own, each) for each in chain)
 
 
 def _descriptor(path: str) -> bool:
@@ -114,8 +165,8 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _check_not_input(found: os.stat_result, target: str, path: str, option: str, inputs: Iterable[str]) -> None:
-    """Refuse an output that is one of the inputs, or a file inside an input folder."""
+def _check_not_input(found: os.stat_result, path: str, option: str, inputs: Iterable[str]) -> None:
+    """Refuse an output that is one of the input files (the same file, by device and inode)."""
     for given in inputs:
         if given == STDOUT:
             continue
@@ -123,8 +174,7 @@ def _check_not_input(found: os.stat_result, target: str, path: str, option: str,
             source = os.stat(given)
         except OSError:
             continue  # the reader says what is wrong with it
-        inside = stat.S_ISDIR(source.st_mode) and target.startswith(os.path.join(os.path.realpath(given), ""))
-        if inside or os.path.samestat(found, source):
+        if os.path.samestat(found, source):
             raise UsageError(f"{option} {safe_text(path)}: is one of the command's inputs "
                              f"({safe_text(given)}); write the output elsewhere")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, Hashable, Sequence, cast
@@ -10,6 +11,7 @@ from typing import Any, Hashable, Sequence, cast
 import networkx as nx
 
 from ..errors import UsageError
+from ..outpaths import OutputPath, output_path, writing
 from .analysis import Analysis, measure_value
 
 
@@ -69,10 +71,13 @@ def _grid_layout(graph: nx.Graph, order: Sequence[Hashable], seed: int) -> tuple
     return pos, columns, rows
 
 
-def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, top: int = 20) -> Path:
+def plot(analysis: Analysis, path: str | Path | OutputPath, *, measure: str | None = None, top: int = 20) -> Path:
     """A PNG with two panels: a bar chart of the top ``top`` systems by ``measure``
     (default: the first measure) and a drawing of the nucleus, labelled by name and
-    coloured by primary section."""
+    coloured by primary section. ``path`` is written as every output of kg is
+    (:mod:`kg.outpaths`: whole or not at all; a folder refused): give an
+    :class:`~kg.outpaths.OutputPath` checked beforehand to have it refused before any work."""
+    out = path if isinstance(path, OutputPath) else output_path(os.fspath(path), "--plot")
     Figure, FigureCanvasAgg = _matplotlib()
     from matplotlib.lines import Line2D
 
@@ -143,9 +148,9 @@ def plot(analysis: Analysis, path: str | Path, *, measure: str | None = None, to
                fontsize=9, title="primary section", title_fontsize=9, frameon=False)
     fig.suptitle(f"AI Agent Infrastructure Landscape: {analysis.node_count} systems, "
                  f"{analysis.adjacency_count} adjacencies", fontsize=13)
-    target = Path(path)
-    fig.savefig(target, format="png")
-    return target
+    with writing(out) as handle:
+        fig.savefig(handle, format="png")
+    return Path(out.given)
 
 
 _AXIS_LABELS = {

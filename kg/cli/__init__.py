@@ -5,10 +5,12 @@ Exit codes (a contract other tools may rely on):
 
     0   success
     1   validation found violations (kg validate, kg build --fail-on); kg docs --check: out of date
-    2   usage error (unknown option, bad value, bad query parameter)
+    2   usage error (unknown option, bad value, bad query parameter, an output inside a store
+        or an input folder)
     3   unreadable input: a file cannot be read or parsed, or --strict rejected bad records;
         nothing was written
-    4   store error (missing, locked or corrupt store; a remote store that cannot be reached)
+    4   store error (missing, locked or corrupt store; a remote store that cannot be reached or
+        answers with what is not SPARQL results)
     5   ingested, but some records or edges were set aside in the quarantine
     6   not found: a query was given an id or name that matches no system (or several);
         the message names close matches or the candidates

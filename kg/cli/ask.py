@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
-from .common import EXIT_OK, err, existing_store, iris, positive, query_params, stage_printer
+from .common import EXIT_OK, err, existing_store, iris, positive, query_params, stage_printer, store_folders
 
 if TYPE_CHECKING:
     from ..analyse import Analysis
@@ -176,9 +176,14 @@ def _print_table(a: "Analysis", measures: list[str], rows: list) -> None:
 
 def run_analyze(args: argparse.Namespace) -> int:
     from .. import analyse, output
+    from ..outpaths import STDOUT, output_path
 
     positive(args.top, "--top")
     positive(args.sample, "--sample")
+    if args.plot == STDOUT:
+        raise UsageError("--plot takes a file name: standard output carries the measures")
+    # checked before anything is read, as every output is: not a folder, not inside the store
+    plot_to = output_path(args.plot, "--plot", stores=store_folders(args)) if args.plot else None
     store = existing_store(args, read_only=not args.write_back)
     top = args.top if args.top is not None else (20 if args.format == "table" else None)
     analysis = analyse.analyze(store, args.measure, top=top, edge_types=args.edge_type, sample=args.sample,
@@ -199,8 +204,8 @@ def run_analyze(args: argparse.Namespace) -> int:
                            for rank, row in enumerate(rows, start=1)), sys.stdout, args.format, columns)
     else:
         _print_table(analysis, measures, rows)
-    if args.plot:
-        written = analyse.plot(analysis, args.plot, top=args.top or 20)
+    if plot_to is not None:
+        written = analyse.plot(analysis, plot_to, top=args.top or 20)
         err(f"wrote plot to {written}")
     if args.write_back:
         count = analyse.write_back(store, analysis, iris(args))

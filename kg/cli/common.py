@@ -31,11 +31,12 @@ EXIT_CODES = {
     EXIT_VIOLATIONS: "validation found violations (kg validate; kg build --fail-on violation; "
                      "--fail-on sets the severity); kg docs --check: the docs are out of date",
     EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter; an output path "
-                "that is a folder, an input or cannot be written)",
+                "that is a folder, an input, inside an input folder or a store, or cannot be written)",
     EXIT_INPUT: "unreadable input (a file cannot be read or parsed, or --strict rejected bad records); "
                 "nothing written",
     EXIT_STORE: "store error (no store yet, a damaged store, locked by another process, a remote store or "
-                "endpoint that cannot be reached in time or differs after kg push)",
+                "endpoint that cannot be reached in time, answers with what is not SPARQL results, or differs "
+                "after kg push)",
     EXIT_QUARANTINE: "ingested, but some records or edges were quarantined",
     EXIT_NOT_FOUND: "not found (a query was given an id or a name that matches no system, or a name that "
                     "several systems match): the message lists close matches or the candidates",
@@ -125,6 +126,12 @@ def existing_store(args: argparse.Namespace, *, read_only: bool = True) -> Graph
     if args.store == ":memory:":
         return GraphStore()
     return GraphStore.open_existing(args.store, read_only=read_only)
+
+
+def store_folders(args: argparse.Namespace, *more: str | None) -> list[str]:
+    """The store folders a command reads or writes (``--store`` and ``more``, none in memory): no
+    output may be written inside one (:func:`kg.outpaths.output_path`)."""
+    return [folder for folder in (args.store, *more) if folder and folder != ":memory:"]
 
 
 def query_params(pairs: list[str] | None) -> dict[str, str]:

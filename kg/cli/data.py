@@ -12,7 +12,7 @@ from ..errors import UsageError, safe_text
 from ..outpaths import OutputPath, output_path, writing
 from ..vocab import ATTRIBUTION
 from .common import (EXIT_OK, EXIT_QUARANTINE, EXIT_VIOLATIONS, colour_on, err, existing_store, iris, paint,
-                     paint_report, progress_printer, writable_store)
+                     paint_report, progress_printer, store_folders, writable_store)
 
 if TYPE_CHECKING:
     from ..ingestion import IngestReport
@@ -155,9 +155,12 @@ def _summary(report: "IngestReport", store: "GraphStore", args: argparse.Namespa
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """``--report`` and ``--quarantine`` checked before anything is read (``kg.outpaths``)."""
-    args.report_to = output_path(args.report, "--report", args.paths) if args.report else None
-    args.quarantine_to = output_path(args.quarantine, "--quarantine", args.paths) if args.quarantine else None
+    """``--report`` and ``--quarantine`` checked before anything is read (``kg.outpaths``): neither
+    an input, nor inside an input folder or the store."""
+    stores = store_folders(args)
+    args.report_to = output_path(args.report, "--report", args.paths, stores) if args.report else None
+    args.quarantine_to = output_path(args.quarantine, "--quarantine", args.paths, stores) if args.quarantine \
+        else None
     if args.report_to and args.quarantine_to and not args.report_to.stream \
             and args.report_to.target == args.quarantine_to.target:
         raise UsageError("--report and --quarantine name the same file; give two")
@@ -247,7 +250,7 @@ def run_export(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output and args.output != "-" else None)
     if fmt is None:
         raise UsageError("say which format with --format (or give -o FILE with a known extension)")
-    target: OutputPath = output_path(args.output or "-", "-o")
+    target: OutputPath = output_path(args.output or "-", "-o", stores=store_folders(args))
     with writing(target) as out:
         _export_to(args, fmt, out)
     if target.target != "-":

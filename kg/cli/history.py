@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..errors import UsageError
-from .common import EXIT_OK, existing_store, iris
+from .common import EXIT_OK, existing_store, iris, store_folders
 
 DIFF_FORMATS = ("text", "json", "turtle", "trig")
 
@@ -73,11 +73,14 @@ def options_checkout(p: argparse.ArgumentParser) -> None:
 
 
 def run_checkout(args: argparse.Namespace) -> int:
-    from ..outpaths import output_path, writing
+    from ..outpaths import output_path, refuse_inside, writing
     from ..rebuild import checkout
 
     to_stdout = not args.into or args.output == "-"
-    target = output_path(args.output, "-o") if args.output else None  # checked before anything is read
+    if args.into:  # the store rebuilt: not inside the store read
+        refuse_inside(args.into, "--into", stores=store_folders(args))
+    # checked before anything is read: not inside the store read, nor inside the one rebuilt
+    target = output_path(args.output, "-o", stores=store_folders(args, args.into)) if args.output else None
     release = checkout(existing_store(args), args.changeset, iris(args), into=args.into, force=args.force)
     if release.quads is not None:
         print(f"rebuilt the store at changeset {args.changeset} in {args.into} ({release.counts}; "
