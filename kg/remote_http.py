@@ -2,104 +2,27 @@
 
 No redirect is followed (credentials go to the URL given, nowhere else), every request has a
 total deadline and its reply a size cap, authentication is Basic or Digest, and every
-secret (a password, a token in the URL) is redacted from every message.
+secret (a password, a token in the URL) is redacted from every message, in every encoding a
+server may echo it in (:mod:`kg.redaction`).
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import json
-import re
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Iterable, Mapping
-from urllib.parse import parse_qsl, quote, quote_plus, unquote, unquote_plus, urlencode, urljoin, urlsplit, urlunsplit
+from typing import Mapping, NamedTuple
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 
-from .errors import StoreError, UsageError, safe_text
+from .errors import StoreError, UsageError
+from .redaction import SHOWN_BODY_CHARS, redact, redact_text, secrets_of, shown_page
+from .remote_results import binding_rows
 
 DEFAULT_TIMEOUT = 60.0
 AUTH_METHODS = ("basic", "digest")
 USER_AGENT = "kg-push"
 MAX_REPLY_BYTES = 64 * 1024 * 1024  # a count query's answer is small; an endless one is refused
-SHOWN_BODY_CHARS = 300  # of a server's error page, at most this much is shown (after redaction)
-SHORT_SECRET = 4  # a secret shorter than this is hidden only where it stands alone (not inside words)
-_CREDENTIAL_HEADERS = re.compile(r"(?i)\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|"
-                                 r"x-auth-token)(\s*[:=]\s*)[^\r\n<]*")
-_SCHEME_TOKENS = re.compile(r"(?i)\b(basic|bearer|digest)\s+[A-Za-z0-9._~+/=-]{4,}[^\r\n<]*")
-
-
-def redact(url: str) -> str:
-    """``url`` fit for a message or a log line: no user or password, and every query
-    parameter's value hidden (``?api_key=...`` is a secret as often as not).
-
-    >>> redact("https://user:pw@example.org/sparql?api_key=s3cret&graph=g#x")
-    'https://example.org/sparql?api_key=***&graph=***'
-    """
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    query = "&".join(f"{name}=***" for name, _ in parse_qsl(parts.query, keep_blank_values=True))
-    return safe_text(urlunsplit((parts.scheme, netloc, parts.path, query, "")), 200)
-
-
-def _forms(value: str) -> set[str]:
-    """``value`` as it may come back in a server's page: raw, percent-decoded, percent-encoded
-    (as a path and as a form), and HTML-escaped."""
-    forms = {value}
-    for decoded in (unquote(value), unquote_plus(value)):
-        forms |= {decoded, quote(decoded, safe=""), quote(decoded), quote_plus(decoded), html.escape(decoded)}
-    return {form for form in forms if form}
-
-
-def secrets_of(*urls: str | None, user: str | None = None, password: str | None = None) -> set[str]:
-    """What must never be shown: every query-string value of ``urls``, their user names and
-    passwords, ``user`` and ``password``, and the Basic token made of them, in every form of
-    :func:`_forms`.
-
-    >>> sorted(secrets_of("http://h/q?api_key=a%2Fb"))
-    ['a%2Fb', 'a/b']
-    """
-    found: set[str] = set()
-    for given in urls:
-        if not given:
-            continue
-        parts = urlsplit(given)
-        raw_values = [piece.partition("=")[2] for piece in parts.query.split("&") if piece]
-        for value in raw_values + [parts.username or "", parts.password or ""]:
-            if value:
-                found |= _forms(value)
-    for credential in (user, password):
-        if credential:
-            found |= _forms(credential)
-    if user is not None and password is not None:
-        found.add(base64.b64encode(f"{user}:{password}".encode("utf-8")).decode("ascii"))
-    return found
-
-
-def redact_text(text: str, secrets: Iterable[str], limit: int = SHOWN_BODY_CHARS) -> str:
-    """``text`` from a server (an error page, a reason) fit for a message: credential headers
-    and ``Basic``/``Bearer`` tokens hidden, every one of ``secrets`` hidden wherever it stands
-    (case-insensitively, so ``%2f`` and ``%2F`` alike), whitespace folded to one line, then
-    cut to ``limit`` characters and made safe for a terminal.
-
-    >>> redact_text("GET /q?api_key=SEKRIT HTTP/1.1\\nAuthorization: Basic dTpw\\n", {"SEKRIT"})
-    'GET /q?api_key=*** HTTP/1.1 Authorization: ***'
-    """
-    shown = _CREDENTIAL_HEADERS.sub(lambda m: m.group(1) + m.group(2) + "***", text)
-    shown = _SCHEME_TOKENS.sub(lambda m: m.group(1) + " ***", shown)
-    for secret in sorted(secrets, key=len, reverse=True):
-        pattern = re.escape(secret)
-        if len(secret) < SHORT_SECRET:
-            pattern = rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])"
-        shown = re.sub(pattern, "***", shown, flags=re.IGNORECASE)
-    return safe_text(" ".join(shown.split()), limit)
-
-
 class RemoteRefused(StoreError):
     """The remote server answered with an error status (``status``); the message holds its
     page, cut and redacted."""
@@ -167,7 +90,7 @@ class Remote:
                     raise _TooLarge()
             return response.status_code, dict(response.headers), bytes(data)
 
-    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str]) -> bytes:
+    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str]) -> Reply:
         shown = f"{method} {redact(url)}"
         worker = ThreadPoolExecutor(1)
         future = worker.submit(self._exchange, method, url, body, headers)
@@ -195,12 +118,18 @@ class Remote:
                                 "named URL only): give the URL it points to", status)
         if not 200 <= status < 300:
             hint = " (check --user/--password/--auth)" if status in (401, 403) else ""
-            page = self._redact(_page_text(data[:64 * 1024]), url)
+            page = shown_page(data, self._secrets | secrets_of(url))  # hidden before any tag is stripped
             raise RemoteRefused(f"{shown}: HTTP {status}{hint}: {page}", status)
-        return data
+        return Reply(data, reply_headers.get("content-type", ""))
 
     def request(self, method: str, url: str, body: bytes | None = None,
                 headers: Mapping[str, str] | None = None) -> bytes:
+        """The body of a 2xx answer to one request (any other is a StoreError line)."""
+        return self.exchange(method, url, body, headers).body
+
+    def exchange(self, method: str, url: str, body: bytes | None = None,
+                 headers: Mapping[str, str] | None = None) -> Reply:
+        """A 2xx answer to one request: its body and media type (any other is a StoreError line)."""
         self.requests += 1
         if not self._digest_primed:
             self._digest_primed = True
@@ -215,36 +144,26 @@ class Remote:
                      {"Content-Type": "application/x-www-form-urlencoded; charset=UTF-8"})
 
     def select(self, endpoint: str, text: str) -> list[dict]:
-        raw = self.request("POST", endpoint, urlencode({"query": text}).encode("utf-8"),
-                           {"Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
-                            "Accept": "application/sparql-results+json"})
-        try:
-            return json.loads(raw)["results"]["bindings"]
-        except (ValueError, KeyError, TypeError):
-            raise StoreError(f"{redact(endpoint)} did not answer with SPARQL JSON results") from None
+        """A SELECT's rows as SPARQL JSON bindings, the answer checked whole first (a malformed
+        one is a StoreError naming the endpoint: :mod:`kg.remote_results`)."""
+        reply = self.exchange("POST", endpoint, urlencode({"query": text}).encode("utf-8"),
+                              {"Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+                               "Accept": "application/sparql-results+json"})
+        return binding_rows(reply.body, reply.media_type, endpoint, self._secrets | secrets_of(endpoint))
 
     def put(self, url: str, body: bytes, media_type: str) -> None:
         self.request("PUT", url, body, {"Content-Type": media_type})
 
 
+class Reply(NamedTuple):
+    """A 2xx answer: its body and the media type its ``Content-Type`` names ("" when none)."""
+
+    body: bytes
+    media_type: str
+
+
 class _TooLarge(Exception):
     pass
-
-
-_TAGS = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
-
-
-def _page_text(data: bytes) -> str:
-    """A server's error page as text: HTML tags (and scripts and styles) dropped, entities
-    decoded (a secret is then hidden in one form, whatever the page escaped).
-
-    >>> _page_text(b"<h1>Not found</h1><p>/q?key=a&amp;b</p>")
-    ' Not found  /q?key=a&b '
-    """
-    text = data.decode("utf-8", "replace")
-    if "<" in text and ">" in text:
-        text = html.unescape(_TAGS.sub(" ", text))
-    return text
 
 
 def _reason(err: BaseException) -> str:
@@ -264,5 +183,5 @@ def check_url(url: str, option: str) -> str:
     return url
 
 
-__all__ = ["AUTH_METHODS", "DEFAULT_TIMEOUT", "Remote", "RemoteRefused", "check_url", "redact", "redact_text",
-           "secrets_of"]
+__all__ = ["AUTH_METHODS", "DEFAULT_TIMEOUT", "Remote", "RemoteRefused", "Reply", "check_url", "redact",
+           "redact_text", "secrets_of"]

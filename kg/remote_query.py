@@ -20,17 +20,20 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
-from pyoxigraph import QueryResultsFormat, RdfFormat, parse, parse_query_results
+from pyoxigraph import RdfFormat, parse
 
 from .errors import QueryError, StoreError, UsageError
-from .remote_http import AUTH_METHODS, Remote, RemoteRefused, redact, redact_text, secrets_of
+from .remote_http import AUTH_METHODS, Remote, RemoteRefused, Reply, redact, redact_text, secrets_of
+from .remote_results import checked_solutions
 from .sparql.lexer import query_form
 from .store import GraphStore
 
 DEFAULT_TIMEOUT = 60.0
 _CONSTRUCT_ALL = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
 _FORM = "application/x-www-form-urlencoded; charset=UTF-8"
-_ACCEPT = {"graph": "text/turtle", "solutions": "application/sparql-results+json"}
+_ACCEPT = {"graph": "text/turtle",  # JSON first; XML and TSV are read too (by their Content-Type), CSV is refused
+           "solutions": "application/sparql-results+json, application/sparql-results+xml;q=0.9, "
+                        "text/tab-separated-values;q=0.8"}
 
 
 def _split_credentials(url: str) -> tuple[str, str | None, str | None]:
@@ -71,13 +74,13 @@ class Endpoint:
         """Close the HTTP client (its connections)."""
         self._remote.close()
 
-    def _fetch(self, text: str, graph: bool) -> bytes:
-        """The endpoint's answer to ``text``; a 400 is the query's fault (QueryError), any
-        other failure a StoreError."""
+    def _fetch(self, text: str, graph: bool) -> Reply:
+        """The endpoint's answer to ``text`` (its body and media type); a 400 is the query's
+        fault (QueryError), any other failure a StoreError."""
         body = urlencode({"query": text}).encode("utf-8")
         headers = {"Content-Type": _FORM, "Accept": _ACCEPT["graph" if graph else "solutions"]}
         try:
-            return self._remote.request("POST", self.url, body, headers)
+            return self._remote.exchange("POST", self.url, body, headers)
         except RemoteRefused as err:
             if err.status == 400:
                 raise QueryError(f"{redact(self.url)} refused the query: {err}") from None
@@ -91,10 +94,11 @@ class Endpoint:
             raise QueryError("an endpoint is only queried here (SELECT, ASK, CONSTRUCT, DESCRIBE); "
                              "SPARQL Update goes through kg push")
         graph = form in ("CONSTRUCT", "DESCRIBE")
-        body = self._fetch(text, graph)
+        reply = self._fetch(text, graph)
+        if not graph:  # read whole and checked here: a malformed row is exit 4 naming the endpoint, never a bug
+            return checked_solutions(reply.body, reply.media_type, form, self.url, self._secrets)
+        body = reply.body
         try:
-            if not graph:
-                return parse_query_results(body, format=QueryResultsFormat.JSON)
             held = GraphStore()  # the triples, answered as QueryTriples like the embedded store's
             held.add(parse(body, format=RdfFormat.TURTLE))
             return held.query(_CONSTRUCT_ALL)
