@@ -8,7 +8,8 @@ plain Python: ``int`` (the XSD integer types), ``float`` (decimal, double, float
 node. A literal that its datatype cannot read stays text. The pyoxigraph terms stay
 at hand in :attr:`Rows.terms`; :meth:`Rows.to_pandas` and :meth:`Rows.to_polars` make
 a DataFrame when that library is installed (``pip install 'agent-landscape-kg[pandas]'``
-or ``[polars]``).
+or ``[polars]``), of columns it can hold (:mod:`kg.frames`: a dateTime column with zones in
+UTC, the zones beside it).
 
 >>> from pyoxigraph import Literal, NamedNode, Variable
 >>> from kg.vocab import XSD
@@ -30,6 +31,7 @@ from typing import Any, Iterable, Sequence
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from .errors import UsageError
+from .frames import frame_columns
 from .vocab import XSD
 
 _XSD = XSD.date.value[: -len("date")]
@@ -100,19 +102,26 @@ class Rows(list):
         rows.columns, rows.terms, rows.notes = columns, terms, list(notes)
         return rows
 
+    def _frame(self) -> dict[str, list]:
+        """The DataFrame's columns, in order (:func:`kg.frames.frame_columns`)."""
+        order, columns = frame_columns(self.columns, self, getattr(self, "terms", []))
+        return {name: columns[name] for name in order}
+
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame, one column a variable (needs pandas)."""
+        """The rows as a pandas DataFrame, one column a variable (needs pandas); a dateTime column
+        with zones is UTC with the zones in ``<name>_tz``, a column of mixed kinds text (:mod:`kg.frames`)."""
         try:
             import pandas
         except ImportError:
             raise UsageError("to_pandas needs pandas: pip install 'agent-landscape-kg[pandas]'") from None
-        return pandas.DataFrame.from_records(list(self), columns=self.columns)
+        data = self._frame()
+        return pandas.DataFrame(data, columns=list(data))
 
     def to_polars(self) -> Any:
-        """The rows as a polars DataFrame, one column a variable (needs polars)."""
+        """The rows as a polars DataFrame, one column a variable (needs polars); a dateTime column
+        with zones is UTC with the zones in ``<name>_tz``, a column of mixed kinds text (:mod:`kg.frames`)."""
         try:
             import polars
         except ImportError:
             raise UsageError("to_polars needs polars: pip install 'agent-landscape-kg[polars]'") from None
-        data = {n: [row[n] for row in self] for n in self.columns}
-        return polars.DataFrame(data, strict=False)
+        return polars.DataFrame(self._frame(), strict=False)

@@ -20,8 +20,9 @@ KG = Path(__file__).resolve().parent.parent / "kg"
 # The layers, lowest first: a module may import its own layer and the ones below, never one above.
 # A module is placed by the longest name below that it is or starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.outpaths", "kg.output", "kg.background",
-              "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters", "kg.rows")),
+    ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.outpaths", "kg.output", "kg.redaction",
+              "kg.background", "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters",
+              "kg.frames", "kg.rows")),
     ("records", ("kg.records",)),  # the record model: what the readers make, so below them
     ("sources", ("kg.sources",)),
     ("mapping", ("kg.mapping",)),
@@ -30,8 +31,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                                      "kg.textindex")),
     ("validate", ("kg.validation",)),
     ("ingest", ("kg.ingestion", "kg.rebuild")),
-    ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.pushes", "kg.exports",
-                                      "kg.analyse", "kg.ontodoc")),
+    ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results", "kg.pushes",
+                                      "kg.exports", "kg.analyse", "kg.ontodoc")),
     ("serve", ("kg.runtime", "kg.serve", "kg.mcp")),
     ("front door and command line", ("kg", "kg.__main__", "kg.cli")),
 ]
