@@ -1,4 +1,4 @@
-"""Where a command writes a file it was asked for (``-o``, ``--report``, ``--quarantine``, ``--plot``): checked first, written safely.
+"""Where a command writes a file it was asked for (``-o``, ``--report``, ``--plot``...): checked first, written safely.
 
 What a path names decides how it is written:
 

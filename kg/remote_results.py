@@ -6,7 +6,8 @@ rows are iterated, long after the request, where it used to end ``kg query --end
 internal error (exit 70). Here the whole answer is read once, in the format its
 ``Content-Type`` names (JSON when it names none kg reads: the format asked for; XML also
 checked for what pyoxigraph's reader lets pass, a binding without a term or an empty IRI,
-and refused with a DTD), and the kind of answer is compared with the query's form (a SELECT answered with a boolean, or an ASK
+and refused with a DTD), and the kind of answer is compared with the query's form (a SELECT
+answered with a boolean, or an ASK
 with rows, is no answer). Anything wrong is one :class:`~kg.errors.StoreError` line (exit 4)
 naming the endpoint, its credentials and query values hidden. CSV is refused: it loses the
 terms' kinds (an IRI and a string read the same), so the rows could not be the store's.
@@ -26,7 +27,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 from xml.parsers import expat
 
-from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, parse_query_results
+from pyoxigraph import (BlankNode, Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions,
+                        parse_query_results)
 
 from .errors import StoreError
 from .redaction import redact, redact_text

@@ -60,7 +60,8 @@ print(json.dumps({
     "polars": {"columns": polars.columns, "types": [str(t) for t in polars.dtypes],
                "at": [v.isoformat() for v in polars["at"].to_list()], "zone": polars["at_tz"].to_list()},
     "pandas": {"columns": list(pandas.columns), "types": [str(t) for t in pandas.dtypes],
-               "at": [v.isoformat() for v in pandas["at"]], "zone": [None if z is None or z != z else z for z in pandas["at_tz"]]}}))  # pandas: NaN when missing
+               "at": [v.isoformat() for v in pandas["at"]],
+               "zone": [None if z is None or z != z else z for z in pandas["at_tz"]]}}))  # pandas: NaN when missing
 """
 
 

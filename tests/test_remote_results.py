@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import http.server
 import io
 import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,8 @@ from pyoxigraph import QueryResultsFormat
 from kg.cli import main
 from kg.store import GraphStore
 
+from loopback import loopback  # tests/loopback.py
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 JSON_TYPE = "application/sparql-results+json"
 XML_TYPE = "application/sparql-results+xml"
@@ -32,38 +32,19 @@ TSV_TYPE = "text/tab-separated-values"
 SELECT = "SELECT ?a ?b WHERE { ?a ?b ?c }"
 
 
-class Answering(http.server.ThreadingHTTPServer):
-    """Answers every POST with ``answers[path]`` (Content-Type, body); 204 for a path it has none for."""
+ANSWERS: dict[str, tuple[str, bytes]] = {}  # path -> (Content-Type, body) the server answers with
 
-    def __init__(self) -> None:
-        self.answers: dict[str, tuple[str, bytes]] = {}
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                found = self.server.answers.get(self.path.partition("?")[0])
-                self.send_response(200 if found else 204)
-                if found:
-                    self.send_header("Content-Type", found[0])
-                body = found[1] if found else b""
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+def answer_from_table(handler) -> tuple[int, dict[str, str], bytes]:
+    """``ANSWERS[path]`` with 200, or 204 and no body for a path it has none for (an update)."""
+    found = ANSWERS.get(handler.path.partition("?")[0])
+    return (200, {"Content-Type": found[0]}, found[1]) if found else (204, {}, b"")
 
 
 @pytest.fixture(scope="module")
 def server():
-    running = Answering()
-    yield running
-    running.shutdown()
-    running.server_close()
+    with loopback(answer_from_table) as running:
+        yield running
 
 
 def kg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -105,7 +86,7 @@ MALFORMED = {  # one of each kind, each a real process
 @pytest.mark.parametrize("case", list(MALFORMED))
 def test_a_malformed_answer_is_exit_4_naming_the_endpoint(server, case):
     form, media_type, body = MALFORMED[case]
-    server.answers["/sparql"] = (media_type, body)
+    ANSWERS["/sparql"] = (media_type, body)
     text = SELECT if form == "SELECT" else "ASK { ?a ?b ?c }"
     done = kg("query", "--text", text, "--endpoint", server.url + "/sparql?key=SEKRIT", "--user", "u",
               "--password", "pa55w0rd")
@@ -115,7 +96,7 @@ def test_a_malformed_answer_is_exit_4_naming_the_endpoint(server, case):
 def test_kg_push_refuses_a_malformed_count_answer(server, small_store):
     """The count check after a push reads the remote's answer checked whole: rows that are not
     objects are exit 4 naming the query endpoint, not an internal error."""
-    server.answers["/sparql"] = (JSON_TYPE, b'{"head":{"vars":["g","n"]},"results":{"bindings":[5]}}')
+    ANSWERS["/sparql"] = (JSON_TYPE, b'{"head":{"vars":["g","n"]},"results":{"bindings":[5]}}')
     done = kg("push", "--store", str(small_store), "--endpoint", server.url + "/sparql?key=SEKRIT",
               "--update-endpoint", server.url + "/update", "--user", "u", env={"KG_PUSH_PASSWORD": "pa55w0rd"})
     assert done.returncode == 4, done.stderr
@@ -132,11 +113,11 @@ VALID = {"head": {"vars": ["a", "b"]}, "results": {"bindings": [
     {"a": {"type": "bnode", "value": "b0"}, "b": {"type": "literal", "value": "3",
                                                   "datatype": "http://www.w3.org/2001/XMLSchema#integer"}},
     {"b": {"type": "literal", "value": "plain"}}]}}
-NOT_TEXT = st.one_of(st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
-                     st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
-NOT_OBJECT = st.one_of(st.integers(), st.text(max_size=5), st.booleans(), st.none(), st.lists(st.integers(), max_size=2))
-NOT_LIST = st.one_of(st.integers(), st.text(max_size=5), st.booleans(), st.none(), st.dictionaries(st.text(max_size=3),
-                                                                                                   st.integers(), max_size=2))
+SMALL_LIST = st.lists(st.integers(), max_size=2)
+SMALL_OBJECT = st.dictionaries(st.text(max_size=3), st.integers(), max_size=2)
+NOT_TEXT = st.one_of(st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(), SMALL_LIST, SMALL_OBJECT)
+NOT_OBJECT = st.one_of(st.integers(), st.text(max_size=5), st.booleans(), st.none(), SMALL_LIST)
+NOT_LIST = st.one_of(st.integers(), st.text(max_size=5), st.booleans(), st.none(), SMALL_OBJECT)
 KNOWN_TYPES = {"uri", "literal", "bnode", "typed-literal", "triple"}
 
 
@@ -210,7 +191,7 @@ def run_main(*args: str) -> tuple[int, str, str]:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(answer=st.one_of(malformed_json().map(lambda body: (JSON_TYPE, body)), MALFORMED_XML, MALFORMED_TSV))
 def test_every_malformed_shape_is_exit_4(server, answer):
-    server.answers["/sparql"] = answer
+    ANSWERS["/sparql"] = answer
     code, stdout, stderr = run_main("query", "--text", SELECT, "--endpoint", server.url + "/sparql?key=SEKRIT",
                                     "--user", "u", "--password", "pa55w0rd")
     assert_store_error(code, stdout, stderr, server.url)
@@ -225,7 +206,7 @@ def test_valid_answers_in_each_format_give_the_stores_rows(server, small_store, 
     store = GraphStore(small_store, read_only=True)
     text = "SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?s ?p ?o LIMIT 400"
     body = store.query(text).serialize(format=fmt)
-    server.answers["/sparql"] = (fmt.media_type, body)
+    ANSWERS["/sparql"] = (fmt.media_type, body)
     remote = kg("query", "--text", text, "--endpoint", server.url + "/sparql", "--format", "csv")
     local = kg("query", "--text", text, "--store", str(small_store), "--format", "csv")
     assert remote.returncode == 0 and local.returncode == 0, remote.stderr + local.stderr

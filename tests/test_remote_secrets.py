@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import base64
 import html
-import http.server
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import pytest
+
+from loopback import loopback  # tests/loopback.py
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 USER = "kg-pusher"
@@ -41,43 +41,23 @@ ECHOES = {  # label -> the password (and the Basic token) as the page carries it
 }
 
 
-class Echoing(http.server.ThreadingHTTPServer):
-    """Fails every request (500) with an HTML page echoing the Basic credentials it decoded."""
+def echo_credentials(handler) -> tuple[int, dict[str, str], bytes]:
+    """A 500 page echoing the Basic credentials the request carried, decoded as a server would."""
+    token = handler.headers.get("Authorization", "").partition(" ")[2]
+    user, _, password = base64.b64decode(token).decode("utf-8").partition(":")
+    DECODED.append(password)
+    echoed = b" | ".join(label.encode() + b": " + echo(password, token) for label, echo in ECHOES.items())
+    page = b"<html><body><h1>500</h1><p>login " + user.encode() + b" failed with " + echoed + b" |</p></body></html>"
+    return 500, {"Content-Type": "text/html"}, page
 
-    def __init__(self) -> None:
-        self.decoded: list[str] = []
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _fail(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                token = self.headers.get("Authorization", "").partition(" ")[2]
-                user, _, password = base64.b64decode(token).decode("utf-8").partition(":")
-                self.server.decoded.append(password)
-                echoed = b" | ".join(label.encode() + b": " + echo(password, token) for label, echo in ECHOES.items())
-                page = b"<html><body><h1>500</h1><p>login " + user.encode() + b" failed with " + echoed + \
-                       b" |</p></body></html>"
-                self.send_response(500)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
-
-            do_GET = do_POST = do_PUT = _fail
-
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+DECODED: list[str] = []  # the passwords the server decoded, in order
 
 
 @pytest.fixture(scope="module")
 def server():
-    running = Echoing()
-    yield running
-    running.shutdown()
-    running.server_close()
+    with loopback(echo_credentials) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +96,7 @@ def test_kg_query_endpoint_never_prints_an_echoed_password(server, password):
     done = subprocess.run([sys.executable, "-m", "kg", "query", "--text", "SELECT * WHERE { ?s ?p ?o }",
                            "--endpoint", server.url + "/sparql", "--user", USER, "--password", password],
                           capture_output=True, text=True, timeout=120)
-    assert server.decoded[-1] == password  # the server got it, and echoed it
+    assert DECODED[-1] == password  # the server got it, and echoed it
     assert_hidden(done, password)
 
 
@@ -126,5 +106,5 @@ def test_kg_push_never_prints_an_echoed_password(server, store, password):
                            server.url + "/query", "--update-endpoint", server.url + "/update", "--user", USER],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "KG_PUSH_PASSWORD": password})
-    assert server.decoded[-1] == password
+    assert DECODED[-1] == password
     assert_hidden(done, password)
