@@ -125,17 +125,17 @@ def test_a_large_answer_is_told_by_its_length_before_it_is_read(size, large):
     import socket
     from multiprocessing.connection import Connection
 
-    from kg.runtime.pool import _Process
+    from kg.runtime.pipe import ChildProcess
 
     ours, theirs = socket.socketpair()
-    proc = object.__new__(_Process)
+    proc = object.__new__(ChildProcess)
     proc.sock, proc.conn = ours, Connection(os.dup(ours.fileno()))
     sender = Connection(theirs.detach())
     writer = threading.Thread(target=sender.send_bytes, args=(b"x" * size,))
     writer.start()
     time.sleep(0.05)
     try:
-        assert proc._answer_is_large() is large
+        assert proc.answer_is_large() is large
         assert len(proc.conn.recv_bytes()) == size
     finally:
         writer.join()

@@ -1,4 +1,4 @@
-"""Answers kept per store generation (kg.runtime.answers) in a running ``kg serve``.
+"""Answers kept per store generation (kg.runtime.answer_cache) in a running ``kg serve``.
 
 The issue's Done-when: a new ingest is seen within 2 s by every worker (here: by every
 request begun once the ingest exited, and by each worker asked on its own; idle workers
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from kg.ingestion import ingest_paths
-from kg.runtime.answers import AnswerCache, Generations, answer_size, request_key
+from kg.runtime.answer_cache import AnswerCache, Generations, answer_size, request_key
 from kg.serve import make_server
 from kg.store import GraphStore
 from kg.store._generations import current

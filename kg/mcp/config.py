@@ -20,7 +20,6 @@ DEFAULT_HTTP_PORT = 8765
 HTTP_PATH = "/mcp"
 DEFAULT_WORKERS = 2  # an agent asks one thing at a time; the second worker answers while one is replaced
 DEFAULT_TOP = 10  # systems the analyze tool lists by default
-QUERY_WORKER = "kg.serve.worker"  # what the pool's processes run: the endpoint's worker (guard, limits, formats)
 
 
 @dataclass
@@ -50,8 +49,11 @@ class McpConfig:
         Iris(self.base)
 
     def worker_settings(self) -> dict:
-        """The settings a query worker (:mod:`kg.runtime.pool`) is started with."""
-        return {"worker": QUERY_WORKER, "store": self.store, "base": self.base, "memory_mb": self.worker_memory_mb, "parent": os.getpid()}
+        """The settings a query worker (:mod:`kg.runtime.pool`) is started with: the endpoint's
+        worker (guard, limits, formats), as kg serve's."""
+        from ..runtime.pool import worker_settings
+
+        return worker_settings(self.store, self.base, self.worker_memory_mb)
 
 
 def origin(text: str) -> str:

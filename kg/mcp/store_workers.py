@@ -17,7 +17,6 @@ old version is not kept on disk.
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from types import TracebackType
@@ -26,7 +25,8 @@ from typing import Any, Callable
 from ..errors import KgError, QueryError
 from ..queries import Plan
 from ..runtime.limits import MAX_QUERY_CHARS
-from ..runtime.pool import IDLE_CHECK_S, PoolBusy, WorkerDied, WorkerPool, WorkerTimeout
+from ..runtime.failures import POOL_FAILURES, refusal
+from ..runtime.pool import IDLE_CHECK_S, WorkerPool
 from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..vocab import Iris
@@ -131,14 +131,5 @@ class StoreWorkers:
     def _call(self, msg: dict, seconds: float) -> dict:
         try:
             return self.pool.call(msg, time.monotonic() + seconds)
-        except WorkerTimeout:
-            raise QueryError(f"timeout: the query ran longer than {seconds:g} s and was stopped; "
-                             "narrow it (a LIMIT, fewer unbound patterns)") from None
-        except PoolBusy:
-            raise QueryError(f"busy: all {self.pool.size} query workers stayed busy for {seconds:g} s; "
-                             "try again") from None
-        except WorkerDied as died:
-            if died.args and died.args[0] == -signal.SIGABRT:
-                raise QueryError("out-of-memory: the query needed more memory than a worker may use "
-                                 f"({self.config.worker_memory_mb} MiB)") from None
-            raise QueryError("worker-died: the query worker stopped and was replaced") from None
+        except POOL_FAILURES as failed:  # said as kg serve says it (kg.runtime.failures)
+            raise QueryError(str(refusal(failed, seconds, self.pool.size, self.config.worker_memory_mb))) from None

@@ -10,3 +10,4 @@ DEFAULT_MAX_ROWS = 10_000  # rows (or triples) of one result; more is refused, n
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024  # bytes of one serialised result
 DEFAULT_WORKER_MEMORY_MB = 2048  # memory a query worker may use
 MAX_QUERY_CHARS = 64 * 1024  # characters of one SPARQL text
+DEFAULT_ANSWER_CACHE_MB = 64  # answers kept for the store's current generation (kg.runtime.answer_cache)

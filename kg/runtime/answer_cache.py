@@ -1,4 +1,5 @@
-"""Answers remembered per store generation: the same request again is answered without a worker.
+"""The worker pool's answer cache: the same request again, while the store's generation is the same,
+is answered from memory without a worker.
 
 A worker's answer depends only on the request (the message the routes build: the query
 text, the negotiated format, the parameters, the limits) and on the version of the store
@@ -14,7 +15,9 @@ given again while that generation is current:
 - the answers held are bounded in bytes (bodies, headers and keys, counted), the least
   recently used going first; an answer over an eighth of the bound is not kept.
 
-Nothing here knows HTTP: answers are the workers' dicts (:mod:`kg.serve.replies`).
+The pool looks a request up before it asks a worker and keeps the answer after
+(:class:`GenerationCache`). Nothing here knows HTTP: answers are the workers' dicts
+(:mod:`kg.serve.replies`).
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEFAULT_ANSWER_BYTES = 64 * 1024 * 1024  # bytes of answers a server keeps (bodies, headers and keys)
+from .limits import DEFAULT_ANSWER_CACHE_MB
+
+DEFAULT_ANSWER_BYTES = DEFAULT_ANSWER_CACHE_MB * 1024 * 1024  # bytes of answers a server keeps (bodies, headers and keys)
 _OVERHEAD = 200  # bytes counted per entry besides its body, headers and key (the dict, the tuple)
 
 
@@ -139,3 +145,37 @@ class Generations:
         with self._lock:
             self._stamp, self._number = stamp, number
         return number
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A request looked up: its key and the generation current when it came (None: not to be
+    kept), and the answer kept for them (None: ask a worker)."""
+
+    key: str | None = None
+    generation: int | None = None
+    answer: dict | None = None
+
+
+class GenerationCache:
+    """The answers of the store in ``folder``, kept for its current generation within ``max_bytes``."""
+
+    def __init__(self, folder: str | Path, max_bytes: int = DEFAULT_ANSWER_BYTES) -> None:
+        self.answers = AnswerCache(max_bytes)
+        self.generations = Generations(folder)
+
+    def lookup(self, msg: dict) -> Lookup:
+        """The request's key and the generation current now, with the answer kept for them."""
+        generation = self.generations.current()
+        key = request_key(msg) if generation is not None else None
+        if key is None or generation is None:
+            return Lookup()
+        return Lookup(key, generation, self.answers.get(generation, key))
+
+    def keep(self, looked_up: Lookup, reply: dict) -> dict:
+        """``reply`` without its ``generation``, kept when read from the generation that was
+        current when the request came."""
+        made = reply.pop("generation", None)
+        if looked_up.key is not None and made == looked_up.generation:
+            self.answers.put(made, looked_up.key, reply)
+        return reply
