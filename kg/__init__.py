@@ -262,8 +262,6 @@ def make_server(store: str | os.PathLike, **options: Any) -> "Server":
     return _make_server(store, **options)
 
 
-make_app = make_server  # the former name, kept for existing callers
-
 
 # Everything else is imported when first used, not at every start of the command line
 # (``kg --help`` must stay fast): the names below are looked up on first access (PEP 562).

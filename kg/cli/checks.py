@@ -33,14 +33,13 @@ def options_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("kg", "pyshacl"), default="kg",
                    help="kg: kg's SHACL Core engine, record graph by record graph (default); pyshacl: one "
                         "stock pySHACL run over the whole graph with every shape (slow; the reference)")
-    p.add_argument("--monolithic", action="store_true", help="the same as --engine pyshacl")
 
 
 def run_validate(args: argparse.Namespace) -> int:
     from ..validation import load_rdf_files, text_report, validate, validate_monolithic
 
     positive(args.jobs, "--jobs")
-    stock = args.monolithic or args.engine == "pyshacl"
+    stock = args.engine == "pyshacl"
     if stock and args.record:
         raise UsageError("--record checks record graphs one by one; it cannot be combined with --engine pyshacl")
     if stock and args.scheduler:
