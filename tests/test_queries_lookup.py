@@ -49,17 +49,18 @@ def test_the_command_line_exits_6_with_the_same_message(tiny_store, capsys):
 
 def test_serve_answers_404_with_the_candidates(tiny_store, iris):
     from kg.serve.replies import Reply
+    from kg.serve.views import named
     from kg.serve.worker import Worker
 
     worker = Worker({"base": iris.base, "store": str(tiny_store.path)})
     msg = {"name": "related", "values": {"id": UNKNOWN}, "run": True, "format": "json", "base_url": "http://h",
            "max_rows": 10000, "max_bytes": 1 << 20}
     with pytest.raises(Reply) as caught:
-        worker.named(msg)
+        named.render(worker, msg)
     assert caught.value.status == 404 and caught.value.error == "not-found"
     assert "did you mean: mem0--mem0-ai (Mem0)" in caught.value.message
     assert caught.value.extra["candidates"][0] == "mem0--mem0-ai"
-    page = worker.named({**msg, "format": "html"})
+    page = named.render(worker, {**msg, "format": "html"})
     assert page["status"] == 404 and b"did you mean: mem0--mem0-ai (Mem0)" in page["body"]
 
 

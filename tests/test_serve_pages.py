@@ -139,7 +139,7 @@ def test_neighbourhood_picture_labels_every_neighbour_and_tells_edge_types_apart
 
 def test_query_form_fields_are_typed_from_the_header():
     from kg import queries
-    from kg.serve import browse
+    from kg.serve.views import named as browse
 
     text = browse.query_page(queries.load("search"), {"tier": "2"}, None, None, BASE, "http://h:1").decode()
     assert re.search(r'<input id="p-text" name="text" value="" type="text" required>', text)

@@ -11,8 +11,8 @@ from .common import EXIT_OK, EXIT_STORE, err, existing_store, iris, progress_pri
 
 
 def options_serve(p: argparse.ArgumentParser) -> None:
-    from ..serve import (DEFAULT_HOST, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT,
-                         DEFAULT_WORKER_MEMORY_MB)
+    from ..serve import (DEFAULT_ANSWER_CACHE_MB, DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES,
+                         DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB)
 
     p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}, this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
@@ -20,6 +20,12 @@ def options_serve(p: argparse.ArgumentParser) -> None:
                    help=f"stop a query after this long and answer 504 (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--max-rows", type=int, default=DEFAULT_MAX_ROWS, metavar="N",
                    help=f"refuse results of more than N rows or triples with 422 (default {DEFAULT_MAX_ROWS})")
+    p.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, metavar="N",
+                   help=f"refuse answers larger than N bytes with 422 (default {DEFAULT_MAX_BYTES}); the dumps "
+                        "of /store are streamed, not held to it")
+    p.add_argument("--answer-cache-mb", type=int, default=DEFAULT_ANSWER_CACHE_MB, metavar="MIB",
+                   help="answers kept in memory for the store's current generation, given again to the same "
+                        f"request (default {DEFAULT_ANSWER_CACHE_MB}; 0 keeps none: a benchmark's cold figures)")
     p.add_argument("--max-request-bytes", type=int, default=DEFAULT_MAX_REQUEST_BYTES, metavar="N",
                    help=f"refuse larger request bodies with 413 (default {DEFAULT_MAX_REQUEST_BYTES})")
     p.add_argument("--workers", type=int, metavar="N", help="query worker processes (default: CPUs, 2 to 8)")
@@ -60,7 +66,8 @@ def run_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     try:
         serve.serve(args.store, ready=ready, base=args.base, host=args.host, port=args.port,
-                    timeout=args.timeout, max_rows=args.max_rows, max_request_bytes=args.max_request_bytes,
+                    timeout=args.timeout, max_rows=args.max_rows, max_bytes=args.max_bytes,
+                    answer_cache_mb=args.answer_cache_mb, max_request_bytes=args.max_request_bytes,
                     workers=args.workers or 0, worker_memory_mb=args.worker_memory_mb,
                     allow_update=args.allow_update, token=token, cors=args.cors,
                     log=None if args.quiet else err,

@@ -5,6 +5,11 @@ to any ASGI server (uvicorn, hypercorn, gunicorn with uvicorn workers) or into a
     >>> app = create_app("kg-store", workers=2)              # doctest: +SKIP
     >>> # uvicorn.run(app)  or  Starlette(routes=[Mount("/kg", app=app)])
 
+Which paths exist, and which view answers each, is the route table's (:mod:`kg.serve.routes`);
+how each answer is made, the dispatch's (:mod:`kg.serve.dispatch`): a query worker's answer is
+awaited on the event loop, a blocking one runs in a thread, a dump is streamed
+(:mod:`kg.serve.streams`).
+
 The app owns its worker pool: it starts with the app's lifespan (or earlier, by
 :class:`kg.serve.server.Server`) and stops with it. Mounted in another app (whose lifespan does
 not run a mounted app's), the workers start at the first request; call
@@ -18,70 +23,29 @@ access log without query strings (they can carry tokens and private text).
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable
 
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import safe_text
-from . import routes
-from ..runtime.pool import WorkerPool
-from .config import MAX_URL_CHARS, QUERY_WORKER, ServeConfig
+from . import routes, streams
+from .compression import GZIP_MIN, AcceptedEncoding
+from .conditional_get import validate, version
+from .config import MAX_URL_CHARS, ServeConfig
+from .dispatch import Blocking, Work, ask_worker
 from .errorpages import error_page, is_error, prefers_html
 from .replies import Reply, empty_reply, json_reply
-from .validators import GZIP_MIN, validate, version
+from .service import Service, service_for
+from .views import sparql
 
-_METHODS = ["GET", "HEAD", "POST", "OPTIONS", "PUT", "DELETE", "PATCH"]
-
-
-@dataclass
-class Service:
-    """A configured endpoint: its settings, its worker pool and what it has answered."""
-
-    config: ServeConfig
-    pool: WorkerPool
-    log: Callable[[str], None] | None = None
-    started: bool = False
-    stats: dict[int, int] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def start(self) -> None:
-        import os
-
-        with self._lock:
-            if not self.started:
-                # the workers watch the process that starts them (an app made before a fork,
-                # as under gunicorn --preload, starts them in the child)
-                self.pool.settings["parent"] = os.getpid()
-                self.pool.start()
-                self.started = True
-
-    def close(self) -> None:
-        with self._lock:
-            self.pool.close()
-            self.started = False
-
-    def count(self, status: int) -> None:
-        with self._lock:
-            self.stats[status] = self.stats.get(status, 0) + 1
-
-
-def service_for(config: ServeConfig, log: Callable[[str], None] | None = None) -> Service:
-    """The service for ``config`` (checked; workers not started yet)."""
-    import os
-
-    config.check()
-    settings = {"worker": QUERY_WORKER, "store": config.store, "base": config.base, "memory_mb": config.worker_memory_mb,
-                "parent": os.getpid()}
-    return Service(config, WorkerPool(settings, config.worker_count()), log)
+__all__ = ["Service", "create_app", "service_for"]
 
 
 def create_app(store: Any = None, *, service: Service | None = None, log: Callable[[str], None] | None = None,
@@ -105,11 +69,13 @@ def create_app(store: Any = None, *, service: Service | None = None, log: Callab
             if owned:
                 await anyio.to_thread.run_sync(service.close)
 
-    app = Starlette(routes=[Route("/{rest:path}", _endpoint, methods=_METHODS)], lifespan=lifespan)
+    # one Starlette route takes every path and method: kg.serve.routes says which exist
+    app = Starlette(routes=[Route("/{rest:path}", _Endpoint())], lifespan=lifespan)
     app.state.service = service
     # pages made here and updates take a thread each (queries wait for their worker on the loop)
     app.state.limiter = anyio.CapacityLimiter(max(40, service.config.max_connections))
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN)
+    app.add_middleware(AcceptedEncoding)
     app.add_middleware(_Edge, service=service)
     return app
 
@@ -119,10 +85,12 @@ def create_app(store: Any = None, *, service: Service | None = None, log: Callab
 
 
 class _Request:
-    """A request as the routes see it (:class:`kg.serve.routes.Request`), body read already."""
+    """A request as the views see it (:class:`kg.serve.request.Request`), body read already."""
 
-    def __init__(self, method: str, path: str, base_url: str, headers: Any, body: bytes) -> None:
+    def __init__(self, method: str, path: str, base_url: str, headers: Any, body: bytes,
+                 path_params: dict[str, str]) -> None:
         self.method, self.path, self.base_url, self._headers, self._body = method, path, base_url, headers, body
+        self.path_params = path_params
 
     def header(self, name: str) -> str | None:
         value = self._headers.get(name)
@@ -185,18 +153,29 @@ async def _read_body(request: Request, config: ServeConfig, started: float) -> b
     return b"".join(chunks)
 
 
+class _Endpoint:
+    """The one endpoint behind every path and method (an ASGI app, so that Starlette's route
+    leaves every method to it: a method no route answers gets the route's own 405)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await _endpoint(Request(scope, receive))
+        await response(scope, receive, send)
+
+
 async def _endpoint(request: Request) -> Response:
     service: Service = request.app.state.service
     started = time.monotonic()
     method = request.method
     target = "/"
     routed: _Request | None = None
+    route: routes.Route | None = None
     try:
         target = _target(request.scope)
+        path = target.partition("?")[0]
+        route, path_params = routes.route_for(path)  # 404 for a path that is no page
         if method == "OPTIONS":
-            return _response(empty_reply(204, _preflight(service.config, target)), method)
-        if method not in ("GET", "HEAD", "POST"):
-            routes.check_method(method, target.partition("?")[0])  # 404, or 405 with the path's Allow
+            return _response(empty_reply(204, _preflight(service.config, route)), method)
+        route.check(method)  # 405 with the route's Allow
         if len(target) > MAX_URL_CHARS:
             raise Reply(414, "uri-too-long", f"the URL is longer than {MAX_URL_CHARS} characters; "
                         "send the query by POST", headers={"Connection": "close"})
@@ -204,17 +183,20 @@ async def _endpoint(request: Request) -> Response:
         if not service.started:  # mounted in another app, whose lifespan does not start ours
             await anyio.to_thread.run_sync(service.start)
         base_url = f"{request.url.scheme}://{request.url.netloc}{request.scope.get('root_path') or ''}"
-        routed = _Request("GET" if method == "HEAD" else method, target, base_url, request.headers, body)
+        routed = _Request("GET" if method == "HEAD" else method, target, base_url, request.headers, body, path_params)
         # read before the work: an ingest meanwhile leaves this answer the old generation's ETag
         current = version(service.config.store) if method != "POST" else None
-        work = routes.plan(service, routed)  # reads the request only
-        if work is not None:  # a worker's answer, awaited on the loop
-            reply = await routes.answer_work(service, work)
-        else:  # pages made here, updates, descriptions: they may block, so a thread answers them
-            reply = await anyio.to_thread.run_sync(routes.answer_here, service, routed,
-                                                   limiter=request.app.state.limiter)
+        job = route.view.respond(service, routed)  # reads the request only
+        if isinstance(job, streams.Stream):
+            return await _streamed(request, service, job, target, current)
+        if isinstance(job, Work):  # a worker's answer, awaited on the loop
+            reply = await ask_worker(service, job)
+        elif isinstance(job, Blocking):  # pages made here, updates, descriptions: a thread answers them
+            reply = await anyio.to_thread.run_sync(job.run, limiter=request.app.state.limiter)
+        else:
+            reply = job
         reply = _under(request.scope.get("root_path") or "", reply)
-        if current is not None and target.partition("?")[0] != "/health":
+        if current is not None and getattr(route.view, "CONDITIONAL", True):
             reply = validate(reply, target, current, dict(request.headers.items()), head=method == "HEAD")
     except Reply as refused:
         reply = refused.reply()
@@ -222,20 +204,42 @@ async def _endpoint(request: Request) -> Response:
         return Response(status_code=400, headers={"Connection": "close"})
     except Exception as err:  # noqa: BLE001 - the server keeps running
         reply = json_reply(500, {"error": "internal-error", "message": safe_text(err, 300)}, {"Connection": "close"})
+    return _error_page(request, reply, routed, route)
+
+
+def _error_page(request: Request, reply: dict, routed: _Request | None, route: routes.Route | None) -> Response:
+    """The answer; an error as a page for a client that prefers HTML (a query's text back in its form)."""
     if is_error(reply) and prefers_html(request.headers.get("accept")):
-        text = routes.query_text(routed) if routed is not None else None
+        text = sparql.query_text(routed) if routed is not None and route is not None and route.view is sparql else None
         reply = _under(request.scope.get("root_path") or "", error_page(reply, text))
-    return _response(reply, method)
+    return _response(reply, request.method)
 
 
-def _preflight(config: ServeConfig, target: str) -> dict[str, str]:
-    """The answer to OPTIONS: the path's ``Allow`` (as its 405s give it; 404 for no page),
-    and the CORS preflight headers when an origin is configured."""
-    path = target.partition("?")[0]
-    routes.check_method("OPTIONS", path)
-    headers = routes.allowed(path)
+async def _streamed(request: Request, service: Service, job: streams.Stream, target: str,
+                    current: tuple[str, float] | None) -> Response:
+    """A dump of the store: validated first (a 304 dumps nothing), refused before its first byte
+    if it must be, then streamed."""
+    head = request.method == "HEAD"
+    headers = dict(job.headers)
+    if current is not None:
+        checked = validate({"status": 200, "type": job.media_type, "headers": headers}, target, current,
+                           dict(request.headers.items()), head=head, streamed=True)
+        if checked["status"] == 304:
+            return _response(checked, request.method)
+        headers = checked["headers"]
+    client = (request.scope.get("client") or ("-", 0))[0]
+    started = await streams.start(service, job, client, head=head)
+    if isinstance(started, dict):  # refused before the first byte
+        return _error_page(request, started, None, None)
+    return StreamingResponse(started, status_code=200, headers=headers, media_type=job.media_type)
+
+
+def _preflight(config: ServeConfig, route: routes.Route) -> dict[str, str]:
+    """The answer to OPTIONS: the route's ``Allow`` (as its 405s give it), and the CORS
+    preflight headers when an origin is configured."""
+    headers = route.allow_header()
     if config.cors:
-        cross = [m for m in headers["Allow"].split(", ") if m in ("GET", "POST")]
+        cross = [m for m in route.allowed if m in ("GET", "POST")]
         headers.update({"Access-Control-Allow-Methods": ", ".join(cross),
                         "Access-Control-Allow-Headers": "Accept, Content-Type, Authorization",
                         "Access-Control-Max-Age": "600"})

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..errors import StoreError, UsageError
-from ..runtime.limits import (DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB,
-                              MAX_QUERY_CHARS)
+from ..runtime.limits import (DEFAULT_ANSWER_CACHE_MB, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT,
+                              DEFAULT_WORKER_MEMORY_MB, MAX_QUERY_CHARS)
 from ..vocab import DEFAULT_BASE, Iris
 
 DEFAULT_HOST = "127.0.0.1"
@@ -26,9 +26,11 @@ REQUEST_SECONDS = 10.0  # a request (its head and its body) must arrive within t
 KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # Host names accepted when bound to loopback
 MIN_TOKEN_CHARS = 16
-QUERY_WORKER = "kg.serve.worker"  # the module the pool's processes run (kg.runtime.pool)
+STREAMS_PER_CLIENT = 2  # dumps (GET /store, Graph Store reads) one client address may read at once
+STREAMS = 8  # dumps streamed at once in all; past either cap a dump is answered 503 with Retry-After
+STREAM_STALL_SECONDS = 60.0  # a dump whose client takes nothing for this long is stopped
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS", "DEFAULT_PORT",
+__all__ = ["DEFAULT_ANSWER_CACHE_MB", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS", "DEFAULT_PORT",
            "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "MAX_QUERY_CHARS", "ServeConfig", "is_loopback",
            "is_web_iri"]
 
@@ -54,6 +56,9 @@ class ServeConfig:
     max_connections_per_client: int = MAX_CONNECTIONS_PER_CLIENT
     request_seconds: float = REQUEST_SECONDS
     allowed_hosts: tuple[str, ...] | None = None  # None: the loopback names when bound to loopback, else any
+    answer_cache_mb: int = DEFAULT_ANSWER_CACHE_MB  # answers kept for the current generation (0: none)
+    streams_per_client: int = STREAMS_PER_CLIENT
+    streams: int = STREAMS
 
     def check(self) -> None:
         if not os.path.isdir(self.store):
@@ -61,6 +66,8 @@ class ServeConfig:
         Iris(self.base)
         if self.timeout <= 0 or self.max_rows < 1 or self.max_request_bytes < 1024 or self.workers < 0:
             raise UsageError("timeout, max-rows, max-request-bytes and workers must be positive")
+        if self.max_bytes < 1 or self.answer_cache_mb < 0 or self.streams_per_client < 1 or self.streams < 1:
+            raise UsageError("max-bytes, streams-per-client and streams must be positive, answer-cache-mb 0 or more")
         if self.max_connections < 1 or self.max_connections_per_client < 1 or self.request_seconds <= 0:
             raise UsageError("max-connections, max-connections-per-client and request-seconds must be positive")
         if self.allow_update:
@@ -83,6 +90,10 @@ class ServeConfig:
         if self.allowed_hosts is not None:
             return frozenset(h.lower() for h in self.allowed_hosts)
         return frozenset(LOOPBACK_HOSTS) if is_loopback(self.host) else None
+
+    @property
+    def answer_cache_bytes(self) -> int:
+        return self.answer_cache_mb * 1024 * 1024
 
     def worker_count(self) -> int:
         return self.workers or max(2, min(8, os.cpu_count() or 2))

@@ -33,7 +33,7 @@ RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_C
                   "Turtle", "JSON-LD", "N-Triples", "RDF_XML")
 DESCRIPTION_OFFERS = [offer for offer in GRAPH_OFFERS if offer[0] != "html"] + [("html", "text/html")]
 VOID_PATH = "/.well-known/void"
-DUMP_PATH = "/store"  # GET /store: every graph of the store, as N-Quads (kg.serve.gsp)
+DUMP_PATH = "/store"  # GET /store: every graph of the store, as N-Quads (kg.serve.views.graph_store)
 # every named graph of the version read (the service description lists them)
 NAMED_GRAPHS = "SELECT DISTINCT ?g WHERE { GRAPH ?g { } } ORDER BY ?g"
 

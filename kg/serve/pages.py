@@ -5,7 +5,7 @@ the query page (the service description is :mod:`kg.serve.linkeddata`'s).
 Every value is escaped (autoescape, with the standard library's ``html.escape``); an
 IRI is a link only when it is under the base (a local ``/id/`` path) or http(s). The
 pages load nothing from elsewhere: the style sheet is inlined, there is no script but the
-query editor's, served from this origin (:mod:`kg.serve.static`), and :data:`HTML_HEADERS`
+query editor's, served from this origin (:mod:`kg.serve.views.static`), and :data:`HTML_HEADERS`
 (:data:`EDITOR_HEADERS` on pages with the editor) carries the Content-Security-Policy that says so.
 """
 

@@ -63,7 +63,14 @@ class Page:
         return "?" + urlencode({**kept, "offset": str(offset), "limit": str(self.limit)})
 
     def links(self, params: Mapping[str, str], more: bool) -> dict[str, str]:
-        """``next`` and ``prev`` query strings of this page (those that exist)."""
+        """``next`` and ``prev`` query strings of this page (those that exist). A page of no rows
+        (``limit=0``) has neither: each would be this page again, and a client following it would loop.
+
+        >>> Page(0, 0).links({}, more=True), Page(50, 0).links({}, more=True)
+        ({}, {})
+        """
+        if self.limit == 0:
+            return {}
         found = {}
         if more:
             found["next"] = self.href(params, +1)

@@ -12,7 +12,8 @@ from typing import Any, Callable
 from ..errors import StoreError
 from ..runtime.listening import listening_socket
 from ..vocab import DEFAULT_BASE
-from .asgi import Service, create_app, service_for
+from .asgi import create_app
+from .service import Service, service_for
 from .config import (DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_ROWS, DEFAULT_PORT,
                      DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, KEEP_ALIVE_SECONDS, ServeConfig)
 from .connection_limits import guarded_protocol

@@ -1,21 +1,28 @@
-"""The browsing pages: the index of systems (``find``'s rows and facets) and the form of each named
-query (its fields typed from the query's header), rendered from the packaged templates, and the
-answers a query worker gives for them (:func:`index_answer`, :func:`named_answer`), a page of
-rows at a time (:mod:`kg.serve.paging`).
+"""``/queries/<name>``: the form of each named query (its fields typed from the query's header),
+rendered from the packaged templates; with ``run``, a page of its results under it (``offset``,
+``limit``, :mod:`kg.serve.paging`), or with ``format``, the page alone (JSON, XML, CSV, TSV).
 
-Both are plain GET forms: the page a search or a query gives has an address that can be
-bookmarked and shared, and works without script.
+A plain GET form: the page a query gives has an address that can be bookmarked and shared, and
+works without script.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import quote, urlencode
 
-from .catalog import TITLES, facet_groups, form_error, href
-from .pages import Term, Terms, _render
-from .paging import PAGE_PARAMS, Page, link_header
+from ..dispatch import Work
+from ..pages import Term, Terms, _render
+from ..paging import PAGE_PARAMS, Page, link_header
+from ..rendering import body_answer, boolean_answer, solutions_answer
+from ..replies import Reply
+from ..request import Request, first, params
+
+if TYPE_CHECKING:
+    from ..service import Service
+    from ..worker import Worker
+
+OP = "named"
 
 # named query parameter type -> the form field (<input> attributes) that takes it
 FIELDS = {
@@ -28,78 +35,9 @@ FIELDS = {
 }
 
 
-def index_page(chosen: Mapping[str, str], found: Any, total: int, base: str, error: str | None = None,
-               page: Page | None = None) -> bytes:
-    """The systems ``find`` gives for the ``chosen`` parameters (``page`` of them: the first
-    :data:`~kg.serve.paging.PAGE_SIZE` by default), with its facet counts as links that narrow the
-    list; ``error`` (a parameter refused, with the form's message or ``find``'s) instead."""
-    terms = Terms(base)
-    page = page or Page()
-    every = found.rows if found is not None else []
-    shown, more = page.window(every)
-    rows = [{"href": terms.href(base + "system/" + str(r["id"])), "name": r.get("name") or r["id"], "id": r["id"],
-             "tier": r.get("tier"), "section": r.get("primary_section") or "", "vendor": r.get("vendor_name") or "",
-             "open": "yes" if r.get("open_source") else "no", "deployment": r.get("deployment") or "",
-             "protocols": r.get("protocol_support") or ""} for r in shown]
-    facets = {k: v for k, v in chosen.items() if k not in PAGE_PARAMS}
-    filters = [{"title": TITLES.get(k, k), "value": v, "drop": href(facets, **{k: None})} for k, v in facets.items()]
-    text = chosen.get("text", "")
-    title = f"Systems matching \u201c{text}\u201d" if text else "Systems"
-    window = {"first": page.offset + 1, "last": page.offset + len(shown), "links": page.links(chosen, more),
-              "paged": more or page.offset > 0}
-    return _render("index.html", f"{title} - AI Agent Infrastructure Landscape", heading=title, text=text,
-                   hidden={k: v for k, v in facets.items() if k != "text"}, error=error, rows=rows, total=total,
-                   found=len(every), window=window, facets=facet_groups(found, facets) if found is not None else [],
-                   filters=filters)
-
-
-def index_answer(worker: Any, msg: dict) -> dict:
-    """The index of systems (in a query worker): ``find``'s rows and facets for the request's
-    parameters, a page of rows at a time, as a page, JSON (rows, facets, total, next) or RDF; a
-    refused parameter gets the form's message (or ``find``'s), status 400."""
-    from ..errors import QueryError
-    from ..find import find
-    from ..vocab import KG, RDF, SCHEMA
-    from pyoxigraph import Literal, Triple
-
-    chosen, fmt = msg["facets"], msg["format"]
-    facets = {k: v for k, v in chosen.items() if k not in PAGE_PARAMS}
-    found, error = None, form_error(chosen)
-    if error is None:
-        try:
-            found = find(worker.store, facets, worker.iris)
-        except QueryError as err:
-            error = str(err)
-    if found is None:
-        if fmt != "html":
-            from .replies import Reply
-
-            raise Reply(400, "bad-parameter", error or "refused")
-        body = index_page(chosen, None, worker._systems(), worker.iris.base, error)
-        return {**worker._body("html", body, msg), "status": 400}
-    page = Page.read(chosen)
-    shown, more = page.window(found.rows)
-    links = page.links({**chosen, **msg.get("shape", {})}, more)
-    if fmt == "html":
-        reply = worker._body("html", index_page(chosen, found, worker._systems(), worker.iris.base, page=page), msg)
-    elif fmt == "json":
-        document = {"rows": shown, "total": len(found.rows), "offset": page.offset, "limit": page.limit,
-                    "next": msg["url"] + links["next"] if "next" in links else None,
-                    "facets": found.as_json()["facets"]}
-        reply = {"status": 200, "type": "application/json",
-                 "body": json.dumps(document, ensure_ascii=False).encode("utf-8") + b"\n", "headers": {}}
-    else:
-        triples = [Triple(worker.iris.system(str(r["id"])), p, o) for r in shown for p, o in
-                   ((RDF.type, KG.System), (SCHEMA.name, Literal(str(r.get("name") or r["id"]))),
-                    (KG.tier, Literal(int(r["tier"]))))]
-        reply = worker._body(fmt, worker._serialise(triples, fmt), msg)
-    reply["headers"].update(link_header(links))
-    return reply
-
-
 def _id_link(terms: Terms, term: Any) -> Any:
     """A catalog id (the ``id`` column of the named queries) as a link to its system page."""
-    from ..vocab import is_record_id
+    from ...vocab import is_record_id
 
     shown = terms.term(term)
     if shown is not None and shown.note is None and is_record_id(shown.text):
@@ -152,12 +90,25 @@ def _page_size(query: Any, values: Mapping[str, str], params: Mapping[str, str])
     return Page.read({"offset": params.get("offset", ""), "limit": "" if size is None else str(size)})
 
 
-def named_answer(worker: Any, msg: dict) -> dict:
+def respond(service: Service, request: Request) -> Work:
+    """A named query's form; with ``run``, a page of its results under it (``offset``, ``limit``),
+    or, with ``format``, the page alone."""
+    found = params(request)
+    values = {k: v[0] for k, v in found.items() if k not in ("run", "format") and v}
+    fmt = first(found, "format") or "html"
+    if fmt not in ("html", "json", "xml", "csv", "tsv"):
+        raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")
+    config = service.config
+    return Work({"op": OP, "name": request.path_params["name"], "values": values, "run": "run" in found,
+                 "format": fmt, "base_url": request.base_url, "max_rows": config.max_rows,
+                 "max_bytes": config.max_bytes}, vary=False)
+
+
+def render(worker: Worker, msg: dict) -> dict:
     """A named query's form (in a query worker); with ``run``, a page of its results under it
     (or, with ``format``, the page alone, its next page in the ``Link`` header)."""
-    from .. import queries
-    from ..errors import NotFound, QueryError, UsageError, safe_text
-    from .replies import Reply
+    from ... import queries
+    from ...errors import NotFound, QueryError, UsageError, safe_text
 
     try:
         query = queries.load(msg["name"])
@@ -205,21 +156,19 @@ def named_answer(worker: Any, msg: dict) -> dict:
             if fmt != "html":
                 return _results_reply(worker, result, fmt, {**msg, "query": planned.text}, links)
     body = query_page(query, values, error, result, worker.iris.base, msg["base_url"], page, links, notes)
-    reply = worker._body("html", body, msg)
+    reply = body_answer("html", body, msg)
     reply["status"] = status if error else 200
     reply["headers"].update(link_header(links))
     return reply
 
 
-def _results_reply(worker: Any, result: dict, fmt: str, msg: dict, links: Mapping[str, str]) -> dict:
+def _results_reply(worker: Worker, result: dict, fmt: str, msg: dict, links: Mapping[str, str]) -> dict:
     """A page of a named query's results in a results format, its next page in ``Link``."""
     if "rows" in result:
-        reply = worker._solutions(result["variables"], result["rows"], fmt, msg)
+        reply = solutions_answer(result["variables"], result["rows"], fmt, msg, worker.iris.base)
     elif "boolean" in result:
-        reply = worker._boolean(result["boolean"], fmt, msg)
+        reply = boolean_answer(result["boolean"], fmt, msg)
     else:
-        from .replies import Reply
-
         raise Reply(406, "not-acceptable", "this query gives a graph: ask /sparql for it as Turtle or JSON-LD")
     reply["headers"].update(link_header(links))
     return reply

@@ -1,4 +1,4 @@
-"""The files the pages load from this origin (``/static/...``): the query editor (YASGUI, its
+"""``/static/...`` and ``/favicon.ico``: the files the pages load from this origin: the query editor (YASGUI, its
 script and style sheet, vendored with its licence in ``kg/serve/static/yasgui``) and the
 script that sets it up for this server. Nothing is loaded from elsewhere.
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib.resources
 from functools import cache
 
-from .replies import Reply
+from ..replies import Reply
+from ..request import Request
 
-PREFIX = "/static/"
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".txt": "text/plain; charset=utf-8",
          ".json": "application/json", ".svg": "image/svg+xml"}
 
@@ -37,6 +37,11 @@ def files() -> dict[str, bytes]:
 
     walk(importlib.resources.files("kg.serve") / "static", "")
     return found
+
+
+def respond(service: object, request: Request) -> dict:
+    """The file the path names (``/favicon.ico``: the site's icon)."""
+    return answer(request.path_params.get("file", "favicon.svg"))
 
 
 def answer(name: str) -> dict:

@@ -1,11 +1,12 @@
-"""HTTP validators for GET and HEAD answers: ``ETag``, ``Last-Modified``, ``Vary`` and 304.
+"""Conditional GET: the validators of GET and HEAD answers (``ETag``, ``Last-Modified``, ``Vary``) and 304.
 
 An answer depends on the store's version and on the request, so its ETag is a hash of
 the store's current generation (the number in the store folder's pointer file), the
 request target (path and query string) and the negotiated content type. ``Last-Modified``
-is the pointer file's mtime: the time the generation was made current. The generation is
-read *before* the work, so an ingest that lands during a request gives the answer the old
-ETag, and its next revalidation (against the new generation) gets a 200, never a 304.
+is the pointer file's mtime: the time the generation was made current, in whole seconds as
+HTTP dates are. The generation is read *before* the work, so an ingest that lands during a
+request gives the answer the old ETag, and its next revalidation (against the new
+generation) gets a 200, never a 304.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import hashlib
 from email.utils import formatdate, parsedate_to_datetime
 
 from ..store import GraphStore
+from .compression import GZIP_MIN, accepts_gzip
 
 VARY = "Accept, Accept-Encoding"
-GZIP_MIN = 1024  # answers this large or larger are gzipped for clients that accept it
 
 
 def version(store: str) -> tuple[str, float]:
@@ -25,16 +26,19 @@ def version(store: str) -> tuple[str, float]:
     return GraphStore.current_version(store)
 
 
-def validate(reply: dict, target: str, current: tuple[str, float], headers: dict[str, str], head: bool = False) -> dict:
-    """``reply`` (a 200 answer to GET or HEAD) with ETag, Last-Modified and Vary, or a 304
-    when the request's ``If-None-Match`` (or, without one, ``If-Modified-Since``) matches."""
+def validate(reply: dict, target: str, current: tuple[str, float], headers: dict[str, str], head: bool = False,
+             streamed: bool = False) -> dict:
+    """``reply`` (a 200 answer to GET or HEAD; ``streamed``: one whose body is streamed after it)
+    with ETag, Last-Modified and Vary, or a 304 when the request's ``If-None-Match`` (or, without
+    one, ``If-Modified-Since``) matches."""
     if reply.get("status") != 200:
         return reply
     generation, mtime = current
     ctype = str(reply.get("type") or "")
-    # the gzip middleware compresses this answer (GZIP_MIN bytes or more): another representation, another tag
-    large = len(reply.get("body", b"")) >= GZIP_MIN
-    zipped = "gzip" if large and "gzip" in headers.get("accept-encoding", "") else ""
+    # the gzip middleware compresses this answer (GZIP_MIN bytes or more, or streamed): another
+    # representation, another tag
+    large = streamed or len(reply.get("body", b"")) >= GZIP_MIN
+    zipped = "gzip" if large and accepts_gzip(headers.get("accept-encoding")) else ""
     digest = hashlib.sha256("\n".join((generation, target, ctype, zipped)).encode("utf-8")).hexdigest()[:32]
     etag = f'"g{generation}-{digest}"'
     # starlette's gzip middleware adds "Accept-Encoding" to Vary itself to every body it sees of GZIP_MIN bytes
@@ -48,9 +52,9 @@ def validate(reply: dict, target: str, current: tuple[str, float], headers: dict
 
 
 def _not_modified(etag: str, mtime: float, headers: dict[str, str]) -> bool:
-    """Whether the client's copy is current. ``If-Modified-Since`` has one-second precision, so it is
-    held against the generation's exact time: a copy dated the second of a generation made later in
-    that second (two ingests in one second) is not current, and gets a 200."""
+    """Whether the client's copy is current. ``If-Modified-Since`` is held against ``Last-Modified``
+    as sent, in whole seconds: the date sent back gets a 304. (Two generations made in the same
+    second have the same date; their ETags differ, and ``If-None-Match``, when sent, decides.)"""
     match = headers.get("if-none-match")
     if match is not None:
         tags = [t.strip() for t in match.split(",")]
@@ -58,7 +62,7 @@ def _not_modified(etag: str, mtime: float, headers: dict[str, str]) -> bool:
     since = headers.get("if-modified-since")
     if since:
         try:
-            return parsedate_to_datetime(since).timestamp() >= mtime
+            return parsedate_to_datetime(since).timestamp() >= int(mtime)
         except (TypeError, ValueError, IndexError, OverflowError):
             return False
     return False
