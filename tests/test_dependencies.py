@@ -41,7 +41,7 @@ INTERNAL_IMPORTS = {
 }
 # Submodules that are the packages' documented API (not internals).
 PUBLIC_SUBMODULES = {
-    "anyio.to_thread", "rdflib.collection", "rdflib.compare", "rdflib.paths",
+    "anyio.from_thread", "anyio.lowlevel", "anyio.to_thread", "rdflib.collection", "rdflib.compare", "rdflib.paths",
     "matplotlib.backends.backend_agg", "matplotlib.colors", "matplotlib.figure", "matplotlib.lines",
     "mcp.server", "mcp.server.context", "mcp.server.stdio", "mcp.server.transport_security",
     "mcp.shared.exceptions",
