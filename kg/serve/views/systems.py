@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any, Mapping
-from urllib.parse import urlsplit
 
 from ..catalog import TITLES, facet_groups, form_error, href
 from ..dispatch import Work
@@ -21,7 +20,7 @@ from ..pages import Terms, _render
 from ..paging import PAGE_PARAMS, Page, link_header
 from ..rendering import body_answer, serialise
 from ..replies import Reply
-from ..request import Request, first, params
+from ..request import Request, first, params, path_of
 
 if TYPE_CHECKING:
     from ..service import Service
@@ -38,7 +37,7 @@ def respond(service: Service, request: Request) -> Work:
     if fmt != "json":
         _, fmt = entity_format("", fmt, request.header("Accept"))
     chosen = {name: values[0] for name, values in found.items() if name != "format" and values and values[0]}
-    url = request.base_url + urlsplit(request.path).path
+    url = request.base_url + path_of(request)
     shape = {"format": found["format"][0]} if found.get("format") else {}  # kept by the links to the pages
     return Work({"op": OP, "facets": chosen, "format": fmt, "url": url, "shape": shape,
                  "max_bytes": service.config.max_bytes})
