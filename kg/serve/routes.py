@@ -5,16 +5,20 @@ exist reads it: which view answers a request (:func:`route_for`: 404 for a path 
 page), the methods a path answers (``OPTIONS`` and the ``Allow`` header of a 405, the same
 list: :meth:`Route.check`), which views a query worker renders (:func:`renderers`, by the
 ``OP`` their messages carry), and the route list of the serve guide (:func:`markdown`, checked
-by tests/test_serve_routes.py). A path ends in ``{name}`` where any rest of the path (the empty
-one too) is taken, as the route's ``path_params``; a path given exactly wins over such a one,
-and a longer prefix over a shorter.
+by tests/test_serve_routes.py).
+
+A path is written as Starlette writes one: ``{name}`` takes one segment of the path (no ``/``),
+``{name:path}`` the rest of it, slashes and all (the empty rest too); the view reads them in
+``request.path_params``. The first row whose path matches answers, so a narrower path goes
+before a wider one (``/id/system/`` before ``/id/{rest:path}``).
 
 To add a page: a view module (:mod:`kg.serve.views`) and one row here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
@@ -26,6 +30,19 @@ QUERY = ("GET", "HEAD", "POST")
 WRITE = ("POST",)
 
 
+_PARAMETER = re.compile(r"\{(\w+)(:path)?\}")
+
+
+def _compiled(path: str) -> re.Pattern[str]:
+    """The regular expression of a route's path (``{name}``: one segment; ``{name:path}``: the rest)."""
+    pattern, end = "", 0
+    for found in _PARAMETER.finditer(path):
+        taken = ".*" if found.group(2) else "[^/]*"
+        pattern += re.escape(path[end:found.start()]) + f"(?P<{found.group(1)}>{taken})"
+        end = found.end()
+    return re.compile(pattern + re.escape(path[end:]), re.DOTALL)
+
+
 @dataclass(frozen=True)
 class Route:
     """Paths answered by one view, with the methods they answer (``OPTIONS`` is added)."""
@@ -34,6 +51,18 @@ class Route:
     methods: tuple[str, ...]
     view: ModuleType
     doc: str
+    patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "patterns", tuple(_compiled(path) for path in self.paths))
+
+    def match(self, path: str) -> dict[str, str] | None:
+        """The parameters ``path`` gives this route's paths, or None when it matches none."""
+        for pattern in self.patterns:
+            found = pattern.fullmatch(path)
+            if found is not None:
+                return found.groupdict()
+        return None
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -60,50 +89,33 @@ ROUTES: tuple[Route, ...] = (
           "Graph Store reads: `?graph=IRI`, `?default`, or the whole dataset (the VoID `dataDump`), streamed"),
     Route(("/id/system", "/id/system/", "/system", "/system/"), READ, systems,
           "the index of systems: `kg query find` as a page, or `format=json`, a page of rows at a time"),
-    Route(("/id/{rest}", "/system/{id}"), READ, entities,
+    Route(("/id/{rest:path}", "/system/{id:path}"), READ, entities,
           "an entity's page (a system's: `/id/system/<id>`), HTML, Turtle, JSON-LD, N-Triples or RDF/XML"),
-    Route(("/queries/{name}",), READ, named, "a named query's form; with `run`, a page of its results"),
+    Route(("/queries/{name:path}",), READ, named, "a named query's form; with `run`, a page of its results"),
     Route(("/ontology",), READ, ontology, "the ontology: a page of its terms, or its RDF by `Accept`"),
     Route(("/.well-known/void",), READ, void, "the VoID description, with the endpoint and the dump"),
-    Route(("/static/{file}", "/favicon.ico"), READ, static, "the query editor's files, the site's icon"),
+    Route(("/static/{file:path}", "/favicon.ico"), READ, static, "the query editor's files, the site's icon"),
     Route(("/health",), READ, health, "the server's state: its workers, idle, timed out, replaced"),
 )
 
 
-def _patterns() -> tuple[dict[str, Route], list[tuple[str, str, Route]]]:
-    """The exact paths, and the prefix patterns (prefix, parameter name, route), longest first."""
-    exact: dict[str, Route] = {}
-    prefixed: list[tuple[str, str, Route]] = []
-    for route in ROUTES:
-        for path in route.paths:
-            if path.endswith("}"):
-                prefix, _, name = path[:-1].rpartition("{")
-                prefixed.append((prefix, name, route))
-            else:
-                exact[path] = route
-    prefixed.sort(key=lambda found: -len(found[0]))
-    return exact, prefixed
-
-
-_EXACT, _PREFIXED = _patterns()
 _NOT_FOUND = "no such page; the SPARQL endpoint is /sparql"
 
 
-def match(path: str) -> tuple[Route, dict[str, str]] | None:
-    """The route that answers ``path`` and the path's parameters, or None for a path that is no page.
+def match(path: str, table: tuple[Route, ...] = ROUTES) -> tuple[Route, dict[str, str]] | None:
+    """The first route of ``table`` that answers ``path``, with the path's parameters; None for a
+    path that is no page.
 
     >>> route, found = match("/id/system/mem0--mem0-ai")
     >>> route.view.__name__, found, route.allowed
     ('kg.serve.views.entities', {'rest': 'system/mem0--mem0-ai'}, ('GET', 'HEAD', 'OPTIONS'))
-    >>> match("/update")[0].allowed, match("/nowhere")
-    (('POST', 'OPTIONS'), None)
+    >>> match("/id/system/")[0].view.__name__, match("/update")[0].allowed, match("/nowhere")
+    ('kg.serve.views.systems', ('POST', 'OPTIONS'), None)
     """
-    route = _EXACT.get(path)
-    if route is not None:
-        return route, {}
-    for prefix, name, route in _PREFIXED:
-        if path.startswith(prefix):
-            return route, {name: path[len(prefix):]}
+    for route in table:
+        found = route.match(path)
+        if found is not None:
+            return route, found
     return None
 
 
