@@ -31,7 +31,7 @@ from typing import Any
 
 from .limits import DEFAULT_ANSWER_CACHE_MB
 
-DEFAULT_ANSWER_BYTES = DEFAULT_ANSWER_CACHE_MB * 1024 * 1024  # bytes of answers a server keeps (bodies, headers and keys)
+DEFAULT_ANSWER_BYTES = DEFAULT_ANSWER_CACHE_MB * 1024 * 1024  # answers a server keeps (bodies, headers, keys)
 _OVERHEAD = 200  # bytes counted per entry besides its body, headers and key (the dict, the tuple)
 
 

@@ -35,7 +35,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .config import (DEFAULT_ANSWER_CACHE_MB, DEFAULT_HOST, DEFAULT_MAX_BYTES, DEFAULT_MAX_REQUEST_BYTES,
-                     DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, ServeConfig, is_loopback)
+                     DEFAULT_MAX_ROWS, DEFAULT_PORT, DEFAULT_TIMEOUT, DEFAULT_WORKER_MEMORY_MB, ServeConfig,
+                     is_loopback)
 
 if TYPE_CHECKING:
     from ..runtime.pool import WorkerPool

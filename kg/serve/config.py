@@ -30,9 +30,9 @@ STREAMS_PER_CLIENT = 2  # dumps (GET /store, Graph Store reads) one client addre
 STREAMS = 8  # dumps streamed at once in all; past either cap a dump is answered 503 with Retry-After
 STREAM_STALL_SECONDS = 60.0  # a dump whose client takes nothing for this long is stopped
 
-__all__ = ["DEFAULT_ANSWER_CACHE_MB", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_MAX_ROWS", "DEFAULT_PORT",
-           "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "MAX_QUERY_CHARS", "ServeConfig", "is_loopback",
-           "is_web_iri"]
+__all__ = ["DEFAULT_ANSWER_CACHE_MB", "DEFAULT_HOST", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_REQUEST_BYTES",
+           "DEFAULT_MAX_ROWS", "DEFAULT_PORT", "DEFAULT_TIMEOUT", "DEFAULT_WORKER_MEMORY_MB", "MAX_QUERY_CHARS",
+           "ServeConfig", "is_loopback", "is_web_iri"]
 
 
 @dataclass
