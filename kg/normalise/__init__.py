@@ -8,7 +8,7 @@ fitted to the value distributions of all 912 records in
 ``data/landscape-site.json`` and the seed record; comments cite the real values
 that motivate each rule.
 
-One module per field family: ``licences``, ``protocols``, ``deployment``,
+One module per field family: ``licences``, ``protocols``, ``deployment``, ``citations``,
 ``programming_languages``, ``dates``, ``github``, ``numbers``, ``vendors`` (domains, venues,
 vendors), ``features`` and ``compliance``, over the shared text rules of
 ``text``; every public name is re-exported here.
@@ -32,6 +32,7 @@ Conventions:
 
 from __future__ import annotations
 
+from .citations import TrajectoryPoint, citation_counts, citation_trajectory, publication_year
 from .compliance import compliance_frameworks
 from .dates import Period, created_date, first_date, release_date, release_info, since_period
 from .deployment import deployment_kind
@@ -49,6 +50,7 @@ __all__ = [
     "OSI_APPROVED",
     "PROTOCOL_MODES",
     "Period",
+    "TrajectoryPoint",
     "SPDX_IDS",
     "VendorInfo",
     "DEPTH_FLOOR",
@@ -56,6 +58,8 @@ __all__ = [
     "NO_DATA",
     "NOT_APPLICABLE",
     "REAL_DATA",
+    "citation_counts",
+    "citation_trajectory",
     "compliance_frameworks",
     "deployment_kind",
     "feature_state",
@@ -70,6 +74,7 @@ __all__ = [
     "protocol_mode",
     "protocols_in_support_cell",
     "publication_venue",
+    "publication_year",
     "registrable_domain",
     "release_date",
     "release_info",
