@@ -92,7 +92,7 @@ KG_PROPERTIES = (
     "protocolSupportText", "taxonomyText", "deploymentMode", "created", "createdStart", "createdEnd", "latestVersion",
     "latestReleaseDate", "latestReleaseStart", "latestReleaseEnd",
     "githubRepository", "githubStars", "integrationCount", "capabilityScore",
-    "costInputPerMTok", "costOutputPerMTok", "complianceFramework",
+    "costInputPerMTok", "costOutputPerMTok", "complianceFramework", "adviceCells", "citationCells",
     # feature counts: per system (derived at ingest) and catalog-wide (the dataset description)
     "featureSummary", "cellsYes", "cellsNo", "cellsUnknown", "cellsResearched", "yesColumns", "observabilityWithoutEval",
     "featureColumn", "systemCount", "systemsYes", "systemsNo", "systemsUnknown", "cellCount",

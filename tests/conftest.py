@@ -135,6 +135,39 @@ def bundled_ingest(tmp_path_factory):
     return GraphStore(folder / "kg-store", read_only=True), report
 
 
+FULL_SHAPE = Path("/work/shared/data/full-shape")
+if not FULL_SHAPE.exists():
+    FULL_SHAPE = ROOT.parent / "shared" / "data" / "full-shape"
+
+
+@pytest.fixture(scope="session")
+def full_shape_catalog() -> dict:
+    """The 912-record full-shape catalog of ../shared/data/full-shape (the catalog's own cell formats
+    for the advice tools: its README), read from its gzip file."""
+    import gzip
+
+    with gzip.open(FULL_SHAPE / "landscape.json.gz", "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _ingest_full_shape(folder: Path, catalog: dict) -> None:
+    (folder / "landscape.json").write_text(json.dumps(catalog), encoding="utf-8")
+    store = GraphStore(folder / "kg-store")
+    report = ingest_paths(store, [str(folder / "landscape.json"), str(FULL_SHAPE / "landscape.edges.json")])
+    assert report.records == len(catalog["records"]) and not report.quarantined
+    del store
+    gc.collect()
+
+
+@pytest.fixture(scope="session")
+def full_shape_store(tmp_path_factory, full_shape_catalog) -> GraphStore:
+    """The full-shape catalog and its edges in an on-disk store: ingested once per test run (the
+    gzip unzipped into the run's folder: ingest reads plain JSON), read-only."""
+    folder = shared_folder(tmp_path_factory, "full-shape")
+    made_once(folder, lambda f: _ingest_full_shape(f, full_shape_catalog))
+    return GraphStore(folder / "kg-store", read_only=True)
+
+
 @pytest.fixture(scope="session")
 def bundled_store(bundled_ingest) -> GraphStore:
     """The bundled catalog (912 records, the seed record, 528 edges) in an on-disk store."""

@@ -6,6 +6,7 @@ replace of a record."""
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from pathlib import Path
 
@@ -114,3 +115,37 @@ def test_the_derived_facts_follow_a_replace(tiny_paths, tmp_path):
         "mcp:not-applicable a2a:none opentelemetry:adapter"]
     assert [q.object.value for q in store.match(system, KG.taxonomyText, None)][0].startswith("storage=graph; ")
     assert record_id in {r["id"] for r in queries.query(store, "find", {"storage": "graph"})}
+
+
+ADVICE = ("use-case-tags", "use-case-anti-tags", "cost-input-usd-per-mtok", "cost-tier", "capability-composite-score",
+          "capability-band", "cost-last-verified", "capability-last-verified")
+
+
+def test_the_advice_cells_are_the_json_cells(full_shape_store, full_shape_catalog, iris):
+    """kg:adviceCells holds each record's own advice cells, statuses, provenance and section names; kg:citationCells
+    is on exactly the records whose trajectory is a JSON list or whose citations cell reads "N cites M/yr"."""
+    papers = 0
+    for record in full_shape_catalog["records"]:
+        system, graph = iris.system(record["id"]), iris.record_graph(record["id"])
+        [advice] = [json.loads(q.object.value) for q in full_shape_store.match(system, KG.adviceCells, None, graph)]
+        provenance = record.get("_provenance") or {}
+        assert advice == {
+            "id": record["id"], "name": record["name"], "sections": [s["section"] for s in record["sections"]],
+            "cells": {slug: [record["cells"][slug]["value"], record["cells"][slug]["status"]] for slug in ADVICE
+                      if isinstance(record["cells"].get(slug, {}).get("value"), str)},
+            "provenance": {slug: [provenance[slug]["source"], provenance[slug]["verified"]] for slug in ADVICE
+                           if slug in provenance}}, record["id"]
+        cells = record["cells"]
+        maybe = (cells["citation-trajectory"]["value"] or "").startswith("[") or \
+            re.search(r"\d\s*cites?\b.*/\s*yr", cells["citations"]["value"] or "") is not None
+        found = [json.loads(q.object.value) for q in full_shape_store.match(system, KG.citationCells, None, graph)]
+        assert len(found) == maybe, record["id"]
+        if found:
+            papers += 1
+            assert found[0]["cells"] == {s: [cells[s]["value"], cells[s]["status"]] for s in
+                                         ("citation-trajectory", "citations", "created")}
+            assert (found[0]["tier"], found[0]["section"]) == (record["tier"], next(
+                s["section"] for s in record["sections"] if s["primary"]))
+    assert papers == 120 + 104 + sum(  # the yearly and monthly trajectories, and "N cites M/yr" without either
+        1 for r in full_shape_catalog["records"] if not (r["cells"]["citation-trajectory"]["value"] or "").startswith("[")
+        and re.search(r"cites?\b", r["cells"]["citations"]["value"] or ""))

@@ -14,8 +14,9 @@ from pyoxigraph import Literal, NamedNode
 from .. import normalise
 from ..records import Record
 from ..vocab import DEPLOYMENT_MODES, KG, PROTOCOLS, RDF, RDFS, SCHEMA, SUPPORT_MODES, XSD, Iris
+from .advice_facts import advice_cells, citation_cells
 from .features import cell_items, feature_family, feature_states, text_or_empty
-from .fields import TRUE, FALSE, decimal_literal, value_literal
+from .fields import TRUE, FALSE, decimal_literal, json_literal, value_literal
 from .graph_writer import GraphWriter
 
 PROTOCOL_COLUMNS = {"mcp-support": "mcp", "a2a-support": "a2a", "otel": "opentelemetry"}
@@ -67,6 +68,15 @@ def typed_layer(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> Non
     _numbers(w, s, record)
     _compliance(w, s, record)
     _feature_summaries(w, iris, s, record)
+    _advice(w, s, record)
+
+
+def _advice(w: GraphWriter, s: NamedNode, record: Record) -> None:
+    """The cells the advice tools read, one literal a system (and one a paper): kg.mapping.advice_facts."""
+    w.add(s, KG.adviceCells, json_literal(advice_cells(record)))
+    papers = citation_cells(record)
+    if papers is not None:
+        w.add(s, KG.citationCells, json_literal(papers))
 
 
 def _feature_summaries(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> None:
