@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("validate", ("kg.validation",)),
     ("ingest", ("kg.ingestion", "kg.rebuild")),
     ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results", "kg.pushes",
-                                      "kg.exports", "kg.analyse", "kg.ontodoc")),
+                                      "kg.exports", "kg.analyse", "kg.ontodoc", "kg.advice")),
     ("serve", ("kg.runtime", "kg.serve", "kg.mcp")),
     ("front door and command line", ("kg", "kg.__main__", "kg.cli")),
 ]
