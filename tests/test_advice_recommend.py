@@ -6,6 +6,7 @@ as exit codes of the real command."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import subprocess
 import sys
@@ -289,3 +290,7 @@ def test_the_command_maps_the_errors_to_exit_codes(full_shape_store):
                  "-p", "use_case=gpu")
     assert bad_tag.returncode == 2 and "unknown use-case tag 'gpu'" in bad_tag.stderr
     assert kg("recommend", "-p", "colour=blue").returncode == 2
+    not_paper = kg("predict-citations", "-p", "system=01agent-yi-family--01agent-com")
+    assert not_paper.returncode == 6 and "is not a paper" in not_paper.stderr
+    shown = kg("breakouts", "-p", "limit=2", "--format", "json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["facts"]["shown"] == 2
