@@ -87,20 +87,24 @@ def rdf_format(name: str) -> str:
 
 
 def read_rdf_file(path: str | os.PathLike, fmt: str | None = None, *, graph: NamedNode | None = None,
-                  base_iri: str | None = None, source: str | None = None) -> list[Quad]:
+                  base_iri: str | None = None, source: str | None = None, rename_blank_nodes: bool = True) -> list[Quad]:
     """Every quad of an RDF file, checked as the module docstring says (``SourceError`` if not).
 
     ``fmt`` (a name for ``rdf_format``) defaults to the one the extension implies.
     Triples (and the default-graph part of a dataset) go into ``graph`` when it is
     given, else into the default graph; quads of a named graph keep their graph.
     Relative IRIs are resolved against ``base_iri`` (without one they are an error).
+    Blank nodes get new labels unique to this read (``rename_blank_nodes``), so that two files'
+    ``_:b`` stay two nodes; without it they keep the labels the file gives them (a file's
+    ``[]`` gets a new one each read).
     """
-    return read_rdf_with_prefixes(path, fmt, graph=graph, base_iri=base_iri, source=source)[0]
+    return read_rdf_with_prefixes(path, fmt, graph=graph, base_iri=base_iri, source=source,
+                                  rename_blank_nodes=rename_blank_nodes)[0]
 
 
 def read_rdf_with_prefixes(path: str | os.PathLike, fmt: str | None = None, *, graph: NamedNode | None = None,
-                           base_iri: str | None = None,
-                           source: str | None = None) -> tuple[list[Quad], dict[str, str]]:
+                           base_iri: str | None = None, source: str | None = None,
+                           rename_blank_nodes: bool = True) -> tuple[list[Quad], dict[str, str]]:
     """:func:`read_rdf_file`, and the prefixes the file declares (Turtle, TriG)."""
     source = source or str(path)
     chosen = rdf_format(fmt) if fmt is not None else rdf_format_for_path(path)
@@ -115,7 +119,7 @@ def read_rdf_with_prefixes(path: str | os.PathLike, fmt: str | None = None, *, g
             data = handle.read(MAX_RDF_BYTES + 1)
     except OSError as err:
         raise SourceError(source, f"cannot be read: {err.strerror or err}") from None
-    return _read(data, source, chosen, graph, base_iri)
+    return _read(data, source, chosen, graph, base_iri, rename_blank_nodes)
 
 
 def read_rdf_bytes(data: bytes, source: str, fmt: str, *, graph: NamedNode | None = None,
@@ -125,7 +129,7 @@ def read_rdf_bytes(data: bytes, source: str, fmt: str, *, graph: NamedNode | Non
 
 
 def _read(data: bytes, source: str, fmt: str, graph: NamedNode | None,
-          base_iri: str | None) -> tuple[list[Quad], dict[str, str]]:
+          base_iri: str | None, rename_blank_nodes: bool = True) -> tuple[list[Quad], dict[str, str]]:
     fmt = rdf_format(fmt)
     if len(data) > MAX_RDF_BYTES:
         raise SourceError(source, _too_large(len(data)))
@@ -137,7 +141,8 @@ def _read(data: bytes, source: str, fmt: str, graph: NamedNode | None,
     elif fmt == "jsonld":
         _check_json_depth(data, source)
     try:
-        parser = pyoxigraph.parse(data, format=RDF_FORMATS[fmt], base_iri=base_iri, rename_blank_nodes=True)
+        parser = pyoxigraph.parse(data, format=RDF_FORMATS[fmt], base_iri=base_iri,
+                                  rename_blank_nodes=rename_blank_nodes)
         parsed = list(parser)
         prefixes = dict(getattr(parser, "prefixes", None) or {})
     except SyntaxError as err:

@@ -23,7 +23,7 @@ Every run evaluates SHACL Core with one engine, ``kg.shacl``; the modules, from 
 
 from __future__ import annotations
 
-from .files import load_rdf_files
+from .files import RdfFiles, load_rdf_files
 from .records import RECORDS_PER_CALL
 from .report import SEVERITIES, Result, ValidationReport, text_report
 from .rules import Rule, load_rules, shapes_graph, shapes_text
@@ -32,6 +32,6 @@ from .user_shapes import UserShapes, load_shapes
 
 __all__ = [
     "validate", "revalidate", "validate_monolithic", "ValidationReport", "Result", "Rule", "text_report",
-    "load_rdf_files", "load_rules", "load_shapes", "shapes_graph", "shapes_text",
+    "RdfFiles", "load_rdf_files", "load_rules", "load_shapes", "shapes_graph", "shapes_text",
     "UserShapes", "store_to_rdflib", "RECORDS_PER_CALL", "SEVERITIES",
 ]

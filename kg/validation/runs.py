@@ -26,6 +26,7 @@ from ..vocab import KG_NS, RDF, Iris
 from ..description import read_counts
 from . import remembered
 from .core import CoreShapes
+from .files import RdfFiles
 from .pyshacl_run import Converter, results_from_report_graph, stock_results
 from .incremental import CatalogChange
 from .parts import record_ids
@@ -87,7 +88,7 @@ def _count_relations(store: GraphStore) -> int:
     return store.count(f"SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE {{ ?r a <{KG_NS}Relation> }}")
 
 
-def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[str] | None = None,
+def validate(data: GraphStore | RdfFiles, iris: Iris | None = None, *, records: Sequence[str] | None = None,
              jobs: int | None = None, per_call: int = RECORDS_PER_CALL,
              progress: Callable[[int, int], None] | None = None,
              shapes: Sequence[str] | None = None, scheduler: str | None = None) -> ValidationReport:
@@ -99,8 +100,10 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
     left out), plus every catalog-wide rule. With ``shapes`` (SHACL files) the
     graph is checked against those instead of our shapes. With ``jobs`` the record parts run on
     that many processes (default: one, or every core for a big store); with ``scheduler`` (a Dask
-    scheduler's address) on that cluster (``kg.validation.dask_run``).
+    scheduler's address) on that cluster (``kg.validation.dask_run``). ``data``: a store, or RDF files
+    (``load_rdf_files``: the user's shapes and pySHACL read their terms as written).
     """
+    store, written = _data(data)
     iris = iris or Iris()
     started = time.perf_counter()
     own = load_shapes(shapes, iris.base) if shapes else None
@@ -111,7 +114,7 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
             raise UsageError(f"no record {', '.join(missing[:5])} in the store")
     known = len(records) if records is not None else len(record_ids(store, iris))
     if own is not None:
-        return _validate_own(store, iris, own, records, started, known, jobs=jobs, per_call=per_call,
+        return _validate_own(store, written, iris, own, records, started, known, jobs=jobs, per_call=per_call,
                              progress=progress, scheduler=scheduler)
     rules = load_rules(iris)
     run = check_records(store, iris, ids=records, with_rest=records is None, jobs=jobs,
@@ -128,7 +131,8 @@ def validate(store: GraphStore, iris: Iris | None = None, *, records: Sequence[s
                   scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
 
 
-def _validate_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
+def _validate_own(store: GraphStore, written: list[Any] | None, iris: Iris, own: UserShapes,
+                  records: Sequence[str] | None,
                   started: float, known: int, **options: Any) -> ValidationReport:
     """The user's shapes: SHACL Core by the engine over the whole graph, our catalog-wide rules among
     them by SPARQL, those that use SHACL-SPARQL in one stock pySHACL run."""
@@ -139,11 +143,12 @@ def _validate_own(store: GraphStore, iris: Iris, own: UserShapes, records: Seque
     timings: dict[str, float] = {}
     notes: list[str] = []
     if own.core:
-        results, timings = check_own(store, iris, own, records, options.get("scheduler"))
+        results, timings = check_own(store, iris, own, records, options.get("scheduler"), written=written)
     results += check_catalog_rules(store, iris, own.checks)
     if own.sparql_graph is not None:
         mark = time.perf_counter()
-        results += stock_results(store_to_rdflib(store), own.sparql_graph, iris, own.names)
+        results += stock_results(store_to_rdflib(store if written is None else written), own.sparql_graph, iris,
+                                 own.names)
         timings["pyshacl_s"] = round(time.perf_counter() - mark, 3)
         checked = "some shapes" if own.core or own.checks else "the shapes"
         notes.append(f"{checked} use SHACL-SPARQL ({own.reason}): checked in one stock pySHACL run over the "
@@ -156,9 +161,10 @@ def _validate_own(store: GraphStore, iris: Iris, own: UserShapes, records: Seque
 
 
 def check_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
-              scheduler: str | None = None) -> tuple[list[Result], dict[str, float]]:
+              scheduler: str | None = None, *, written: list[Any] | None = None) -> tuple[list[Result], dict[str, float]]:
     """The user's SHACL Core shapes by the engine over every triple of the store (on the Dask cluster
-    at ``scheduler``: a slice of the focus nodes on each worker); ``records``: the results about those."""
+    at ``scheduler``: a slice of the focus nodes on each worker), or over the quads ``written`` (RDF
+    files' own terms); ``records``: the results about those."""
     mark = time.perf_counter()
     timings: dict[str, float]
     if scheduler is not None:
@@ -168,7 +174,7 @@ def check_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[
         timings = {"jobs": threads}
     else:
         shapes = CoreShapes(own.triples, iris, names=own.names, skip=own.skip)
-        results = shapes.check(shapes.facts(store.quads()))
+        results = shapes.check(shapes.facts(store.quads() if written is None else written))
         timings = {"jobs": 1}
     if records is not None:
         wanted = set(records)
@@ -222,14 +228,19 @@ def _counts(store: GraphStore, iris: Iris) -> tuple[int, int]:
     return len(record_ids(store, iris)), _count_relations(store)
 
 
-def store_to_rdflib(store: GraphStore) -> rdflib.Graph:
-    """Every triple of every graph of the store (their union) in one rdflib graph."""
+def store_to_rdflib(store: GraphStore | Sequence[Any]) -> rdflib.Graph:
+    """Every triple of every graph of the store (their union), or of the quads given, in one rdflib graph."""
     graph = rdflib.Graph()
-    Converter().fill(graph, store.quads())
+    Converter().fill(graph, store.quads() if isinstance(store, GraphStore) else store)
     return graph
 
 
-def validate_monolithic(data: GraphStore | rdflib.Graph, iris: Iris | None = None, *,
+def _data(data: GraphStore | RdfFiles) -> tuple[GraphStore, list[Any] | None]:
+    """The store to query, and the quads as written when ``data`` is RDF files."""
+    return (data.store, data.quads) if isinstance(data, RdfFiles) else (data, None)
+
+
+def validate_monolithic(data: GraphStore | RdfFiles | rdflib.Graph, iris: Iris | None = None, *,
                         shapes: Sequence[str] | None = None) -> ValidationReport:
     """One stock pySHACL run (unpatched) over the whole graph with every shape (record-local and
     catalog-wide), or with the user's ``shapes``: ``kg validate --engine pyshacl``.
@@ -242,7 +253,8 @@ def validate_monolithic(data: GraphStore | rdflib.Graph, iris: Iris | None = Non
     started = time.perf_counter()
     own = load_shapes(shapes, iris.base) if shapes else None
     rules = own.rules if own is not None else load_rules(iris)
-    graph = store_to_rdflib(data) if isinstance(data, GraphStore) else data
+    graph = data if isinstance(data, rdflib.Graph) else store_to_rdflib(
+        data.quads if isinstance(data, RdfFiles) else data)
     loaded = time.perf_counter() - started
     shapes_g = own.graph if own is not None else shapes_graph(iris)
     _, report_graph, _ = pyshacl.validate(graph, shacl_graph=shapes_g, inference="none", advanced=False,

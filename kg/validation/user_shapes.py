@@ -79,7 +79,7 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
     convert = Converter()
     triples: list[Any] = []
     for path in paths:
-        items, prefixes = read_rdf_file(path, base)
+        items, prefixes = read_rdf_file(path, base, rename_blank_nodes=len(paths) > 1)
         triples += [pyoxigraph.Triple(q.subject, q.predicate, q.object) for q in items]
         convert.fill(graph, items)  # ill-formed literals quietly: they are findings of sh:datatype
         for prefix, namespace in prefixes.items():
