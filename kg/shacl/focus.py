@@ -2,7 +2,9 @@
 
 sh:minCount / sh:maxCount, sh:hasValue, sh:uniqueLang, the property pair components
 (sh:equals, sh:disjoint, sh:lessThan, sh:lessThanOrEquals: the value nodes against the
-focus node's values of another predicate) and sh:closed (with sh:ignoredProperties).
+focus node's values of another predicate) and sh:closed (with sh:ignoredProperties). Results are
+counted as the specification counts them: sh:lessThan gives one per pair of values that fails,
+sh:uniqueLang one per language tag used more than once.
 """
 
 from __future__ import annotations
@@ -68,12 +70,11 @@ def _less(or_equal: bool) -> Builder:
         def check(run: Run, focus: Term, values: list[Term]) -> Found:
             theirs = run.facts.objects(focus, other)
             found = []
-            for v in values:
+            for v in values:  # a result per pair that fails, each with the value node as sh:value
                 for o in theirs:
                     order = compare(v, o)
                     if order is None or order > 0 or (order == 0 and not or_equal):
                         found.append((v, None))
-                        break
             return found
         name = "LessThanOrEqualsConstraintComponent" if or_equal else "LessThanConstraintComponent"
         return Component(name, check, f"Value is not {'<=' if or_equal else '<'} the values of {other.value}")

@@ -15,7 +15,7 @@ from rdflib import BNode, Literal as RLiteral, URIRef
 from ..errors import UsageError
 from ..vocab import KG_NS, PREFIXES, RDF, SH, SHAPES_NS, Iris
 from .paths import SH_NS as _SH
-from .paths import path_text
+from .paths import PATH_PREFIXES, path_text, short_iri
 from .rules import SEVERITIES, Rule, shapes_graph
 
 FAIL_ON = ("violation", "warning", "info")
@@ -265,11 +265,28 @@ def _path_term(shapes: rdflib.Graph, rule: str, text: str, triples: list) -> Any
     candidates = [p for s in shapes.subjects(_SH.path, None) for p in shapes.objects(s, _SH.path)
                   if path_text(shapes, p) == text]
     if not candidates:
-        return pyoxigraph.Literal(text)
+        iri = _predicate(text)  # a predicate no shape names as a path: sh:closed's result path
+        return pyoxigraph.NamedNode(iri) if iri is not None else pyoxigraph.Literal(text)
     return _copy_node(shapes, candidates[0], triples, {})
 
 
+def _predicate(text: str) -> str | None:
+    """The IRI of a path text that is one predicate (``<iri>`` or a prefixed name of the path prefixes)."""
+    if text.startswith("<") and text.endswith(">"):
+        return text[1:-1]
+    name, _, local = text.partition(":")
+    return PATH_PREFIXES[name] + local if name in PATH_PREFIXES and local and short_iri(
+        PATH_PREFIXES[name] + local) == text else None
+
+
+_LIST_KEYS = frozenset({str(RDF.first.value), str(RDF.rest.value)})
+_PATH_KEYS = frozenset(_SH[key] for key in ("inversePath", "alternativePath", "zeroOrMorePath", "oneOrMorePath",
+                                            "zeroOrOnePath"))
+
+
 def _copy_node(graph: rdflib.Graph, node: Any, triples: list, seen: dict) -> Any:
+    """A copy of a path node of the shapes graph: a list's members, or the path's one key (a node that is
+    both is read as a list, as the engine reads it)."""
     if isinstance(node, URIRef):
         return pyoxigraph.NamedNode(str(node))
     if isinstance(node, RLiteral):
@@ -278,15 +295,18 @@ def _copy_node(graph: rdflib.Graph, node: Any, triples: list, seen: dict) -> Any
         return seen[node]
     copy = pyoxigraph.BlankNode()
     seen[node] = copy
+    is_list = (node, URIRef(RDF.first.value), None) in graph
     for p, o in graph.predicate_objects(node):
-        triples.append(pyoxigraph.Triple(copy, pyoxigraph.NamedNode(str(p)), _copy_node(graph, o, triples, seen)))
+        if (str(p) in _LIST_KEYS) if is_list else (p in _PATH_KEYS):
+            triples.append(pyoxigraph.Triple(copy, pyoxigraph.NamedNode(str(p)), _copy_node(graph, o, triples, seen)))
     return copy
 
 
 def finish(results: Iterable[Result], rules: dict[str, Rule], **kwargs: Any) -> ValidationReport:
-    """The report of ``results``: each result once, the most severe first, then by rule and record."""
-    unique = {r.key: r for r in results}
-    ordered = sorted(unique.values(), key=lambda r: (SEVERITIES.index(r.severity) if r.severity in SEVERITIES else 9,
+    """The report of ``results``, the most severe first, then by rule and record. Alike results are kept, each
+    one: SHACL gives a result per value, value pair, constraint and shape reaching a focus node (two sh:class
+    constraints a value breaks are two results), and a report is compared as a multiset."""
+    ordered = sorted(results, key=lambda r: (SEVERITIES.index(r.severity) if r.severity in SEVERITIES else 9,
                                                      r.rule, r.record or "", r.key))
     return ValidationReport(results=ordered, rules=rules, **kwargs)
 

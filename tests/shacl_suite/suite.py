@@ -1,15 +1,17 @@
 """The conformance suite's manifests read: each sht:Validate case with its data, shapes and expected report.
 
 Used by tests/test_shacl_suite.py and benchmarks/validation_engines.py. A case's
-expected report is compared as the W3C suite defines it: sh:conforms and the set of
-results, each by focus node, result path, value, source shape, source constraint
-component and severity (messages only where the expected report states them). Blank
+expected report is compared as the W3C suite defines it: sh:conforms and the results,
+each by focus node, result path, value, source shape, source constraint component and
+severity (messages only where the expected report states them), as a multiset: each
+sh:result is a node of its own, so two alike results are two (``Results``, sorted). Blank
 nodes are compared by what the graph holding them says about them (a path by its
 SPARQL text), so a report from another parse of the same files compares equal.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -21,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 MF = "http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#"
 SHT = "http://www.w3.org/ns/shacl-test#"
 SH = "http://www.w3.org/ns/shacl#"
+Results = tuple[tuple[tuple[str, ...], int], ...]  # a multiset of result keys: (key, how many), sorted
 RDF_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 FIRST = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#first")
 REST = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#rest")
@@ -88,7 +91,7 @@ class Case:
     data: Path
     shapes: Path
     conforms: bool
-    results: frozenset[tuple[str, ...]]
+    results: Results
     messages: frozenset[tuple[str, str]]  # (focus, message) pairs the expected report states
 
     @property
@@ -146,30 +149,36 @@ def cases(top: Path = HERE / "core" / "manifest.ttl") -> list[Case]:
 def _case(entry: Any, graph: Graph, data: Path, shapes: Path) -> Case:
     report = graph.value(entry, NamedNode(MF + "result"))
     conforms = graph.value(report, NamedNode(SH + "conforms"))
-    results, messages = set(), set()
+    results: Counter[tuple[str, ...]] = Counter()
+    messages = set()
     data_graph, shapes_graph = Graph.of(data), Graph.of(shapes)
     for node in graph.objects(report, NamedNode(SH + "result")):
         fields = {p.value[len(SH):]: o for p, o in graph.out.get(node, []) if p.value.startswith(SH)}
-        results.add(result_key(graph, shapes_graph, data_graph, fields))
+        results[result_key(graph, shapes_graph, data_graph, fields)] += 1
         for message in graph.objects(node, NamedNode(SH + "resultMessage")):
             messages.add((str(fields.get("focusNode")), str(message)))
     name = f"{graph.path.parent.name}/{entry.value.rsplit('/', 1)[-1]}"
     return Case(name, data, shapes, isinstance(conforms, Literal) and conforms.value == "true",
-                frozenset(results), frozenset(messages))
+                multiset(results), frozenset(messages))
 
 
-def report_keys(report: list[Any], shapes: Graph, data: Graph, graph: Graph | None = None) -> tuple[bool, frozenset]:
-    """(conforms, result keys) of a report graph's triples (``report``: pyoxigraph triples)."""
+def multiset(counts: Counter[tuple[str, ...]]) -> Results:
+    """A multiset of result keys as a comparable value: each key with its count, sorted."""
+    return tuple(sorted(counts.items()))
+
+
+def report_keys(report: list[Any], shapes: Graph, data: Graph, graph: Graph | None = None) -> tuple[bool, Results]:
+    """(conforms, the multiset of result keys) of a report graph's triples (``report``: pyoxigraph triples)."""
     out: dict[Any, list[tuple[Any, Any]]] = {}
     for t in report:
         out.setdefault(t.subject, []).append((t.predicate, t.object))
     holder = graph or Graph.__new__(Graph)
     holder.out = out
     conforms = next(o for s, pairs in out.items() for p, o in pairs if p == NamedNode(SH + "conforms"))
-    keys = set()
+    keys: Counter[tuple[str, ...]] = Counter()
     results = {o for pairs in out.values() for p, o in pairs if p == NamedNode(SH + "result")}
     for s, pairs in out.items():
         if s in results:  # the report's results (not the nested ones an engine gives as sh:detail)
             fields = {p.value[len(SH):]: o for p, o in pairs if p.value.startswith(SH)}
-            keys.add(result_key(holder, shapes, data, fields))
-    return conforms.value == "true", frozenset(keys)
+            keys[result_key(holder, shapes, data, fields)] += 1
+    return conforms.value == "true", multiset(keys)
