@@ -26,6 +26,10 @@ class UsageError(KgError):
     """The caller asked for something that cannot be done (unknown query, bad option value)."""
 
 
+class OutOfTime(UsageError):
+    """A run stopped at the deadline it was given (``kg validate --timeout``) before it had an answer."""
+
+
 class SourceError(KgError):
     """An input file cannot be read as a catalog, a record or an edges file."""
 

@@ -33,12 +33,17 @@ def options_validate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("kg", "pyshacl"), default="kg",
                    help="kg: kg's SHACL Core engine, record graph by record graph (default); pyshacl: one "
                         "stock pySHACL run over the whole graph with every shape (slow; the reference)")
+    p.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",  # validation.deadline.DEFAULT_TIMEOUT
+                   help="stop the validation after this many seconds, with no report (exit 2; default 3600); "
+                        "a pattern that runs longer than 2 s on one value is refused (exit 3)")  # values.MATCH_SECONDS
 
 
 def run_validate(args: argparse.Namespace) -> int:
     from ..validation import load_rdf_files, text_report, validate, validate_monolithic
 
     positive(args.jobs, "--jobs")
+    if not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
     stock = args.engine == "pyshacl"
     if stock and args.record:
         raise UsageError("--record checks record graphs one by one; it cannot be combined with --engine pyshacl")
@@ -47,10 +52,11 @@ def run_validate(args: argparse.Namespace) -> int:
     store = load_rdf_files(args.files, iris(args)) if args.files else existing_store(args)
     shapes = {"shapes": args.shapes} if args.shapes else {}
     if stock:
-        report = validate_monolithic(store, iris(args), **shapes)
+        report = validate_monolithic(store, iris(args), timeout=args.timeout, **shapes)
     else:
         report = validate(store, iris(args), records=args.record, jobs=args.jobs,
-                          progress=progress_printer("validate"), scheduler=args.scheduler, **shapes)
+                          progress=progress_printer("validate"), scheduler=args.scheduler, timeout=args.timeout,
+                          **shapes)
     if report.records == 0 and not args.files and not args.shapes:
         err("kg validate: warning: the store holds no records (run 'kg build' or 'kg ingest' first)")
     if args.format == "json":

@@ -4,7 +4,10 @@ Compile a shapes graph once (``Engine``), index a data graph for it
 (``Engine.facts``), and ``Engine.validate`` gives its results (``Finding``). The
 engine reads only what it is given: it never dereferences an IRI nor follows
 owl:imports. SHACL-SPARQL (sh:sparql, sh:target) and custom constraint components
-raise ``Unsupported``: kg checks those with pySHACL (``kg.validation``).
+raise ``Unsupported``: kg checks those with pySHACL (``kg.validation``). What no
+engine should run is refused with ``ShapeRefused`` (a pattern that is no XPath regular
+expression, or runs away on a value; shapes nested more than ``MAX_NESTING`` deep), and a
+validation given a deadline stops at it with ``OutOfTime``.
 
 >>> import pyoxigraph
 >>> ttl = b'''@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .
@@ -18,10 +21,11 @@ raise ``Unsupported``: kg checks those with pySHACL (``kg.validation``).
 
 from __future__ import annotations
 
-from .component import Unsupported
+from .component import OutOfTime, ShapeRefused, Unsupported
 from .engine import Engine
 from .graph import Facts, terms
 from .paths import path_text
 from .report import Finding, report_triples
 
-__all__ = ["Engine", "Facts", "Finding", "Unsupported", "path_text", "report_triples", "terms"]
+__all__ = ["Engine", "Facts", "Finding", "OutOfTime", "ShapeRefused", "Unsupported", "path_text", "report_triples",
+           "terms"]

@@ -38,11 +38,12 @@ class Compiles(Protocol):
 
 
 class Run(Protocol):
-    """What a check may ask of the validation it runs in."""
+    """What a check may ask of the validation it runs in (``deadline``: a ``time.monotonic()`` instant, or None)."""
 
     facts: Facts
     hierarchy: "Hierarchy"
     memo: dict[Any, Any]
+    deadline: float | None
 
     def conforms(self, shape: Any, node: Term) -> bool: ...
 
@@ -80,6 +81,19 @@ def per_value(name: str, test: Callable[[Term], bool], message: str) -> Componen
 
 class Unsupported(ValueError):
     """A shape uses something outside SHACL Core (SHACL-SPARQL, a custom component): not for this engine."""
+
+
+class ShapeRefused(ValueError):
+    """A shape the engine will not run: a pattern that is no XPath regular expression, or one that runs
+    away on a value; shapes nested past the bound. ``shape``: the shape's node; ``reason``: why."""
+
+    def __init__(self, shape: Term, reason: str) -> None:
+        self.shape, self.reason = shape, reason
+        super().__init__(f"shape {shape}: {reason}")
+
+
+class OutOfTime(Exception):
+    """The validation passed its deadline before it was done: it has no answer."""
 
 
 def is_true(value: Any) -> bool:

@@ -4,25 +4,34 @@
 gives every result on a data graph (``engine.facts(triples)`` indexes one the way
 the shapes read it: only the predicates they look at, and the indexes they need).
 Conformance of a node to a nested shape is remembered for the run; a shape reached
-again on the same node while it is being checked (a recursive shape) conforms.
+again on the same node while it is being checked (a recursive shape) conforms. Nested checks
+(a recursive shape walking a long chain of nodes) go at most ``MAX_ACTIVE`` deep; a run with a
+deadline checks the clock at each focus node and each nested check, and the patterns' matches
+take no longer than what is left.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Iterable, Iterator
 
+from .component import OutOfTime, ShapeRefused
 from .graph import Facts, Term
 from .report import Finding
 from .shapes import Compiler, Shape
 from .targets import Hierarchy, focus_nodes
 
 
+MAX_ACTIVE = 100  # nested conformance checks open at once (each takes five or six Python frames)
+
+
 class Run:
     """One validation of one data graph: the data, the hierarchy, and the conformance answers so far."""
 
-    def __init__(self, facts: Facts, hierarchy: Hierarchy) -> None:
+    def __init__(self, facts: Facts, hierarchy: Hierarchy, deadline: float | None = None) -> None:
         self.facts = facts
         self.hierarchy = hierarchy
+        self.deadline = deadline
         self.known: dict[tuple[int, Term], bool] = {}
         self.active: set[tuple[int, Term]] = set()
         self.memo: dict[Any, Any] = {}  # what components remember for the run
@@ -39,6 +48,11 @@ class Run:
         for inner in shape.properties:
             for value in values:
                 yield from self.results(inner, value)
+
+    def on_time(self) -> None:
+        """Raise ``OutOfTime`` when the run's deadline has passed."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime("the validation did not finish before its deadline")
 
     def collect(self, shape: Shape, focus: Term, out: list[Finding]) -> None:
         """Append every result of ``shape`` on ``focus`` to ``out`` (``results``, without a generator per
@@ -72,6 +86,10 @@ class Run:
             return known
         if key in self.active:
             return True  # recursion: the shape is being checked on this node further up
+        if len(self.active) >= MAX_ACTIVE:
+            raise ShapeRefused(shape.node, f"its checks nest more than {MAX_ACTIVE} nodes deep (a recursive "
+                                           f"shape over a long chain of nodes)")
+        self.on_time()
         self.active.add(key)
         try:
             answer = next(self.results(shape, node), None) is None
@@ -108,9 +126,11 @@ class Engine:
         """As :meth:`facts`, from (subject, predicate, object) tuples already of the predicates read."""
         return Facts(base, outgoing=self.closed).add_terms(triples, None, self.backwards)
 
-    def validate(self, facts: Facts, accept: Callable[[Term], bool] | None = None) -> list[Finding]:
-        """Every result of the shapes on ``facts``; of the focus nodes ``accept`` accepts, when given."""
-        run = Run(facts, self.hierarchy)
+    def validate(self, facts: Facts, accept: Callable[[Term], bool] | None = None, *,
+                 deadline: float | None = None) -> list[Finding]:
+        """Every result of the shapes on ``facts``; of the focus nodes ``accept`` accepts, when given.
+        ``deadline``: a ``time.monotonic()`` instant past which the run stops with ``OutOfTime``."""
+        run = Run(facts, self.hierarchy, deadline)
         found: list[Finding] = []
         selected: dict[tuple[str, Term], list[Term]] = {}
         for root in self.roots:
@@ -124,5 +144,7 @@ class Engine:
             if len(root.targets) > 1:  # a shape's focus nodes are a set: a node two targets select, once
                 nodes = list(dict.fromkeys(nodes))
             for focus in nodes:
+                if deadline is not None:
+                    run.on_time()
                 run.collect(root, focus, found)
         return found

@@ -5,7 +5,8 @@ select focus nodes (a target, or a shape that is also a class: an implicit class
 target) and compiles them with every shape they reach (sh:property, sh:node, sh:not,
 sh:and / sh:or / sh:xone, sh:qualifiedValueShape), each once, so a shape shared by
 many others and a shape that nests itself are one ``Shape``. Anything outside
-SHACL Core (sh:sparql, sh:target, a custom constraint component) raises ``Unsupported``.
+SHACL Core (sh:sparql, sh:target, a custom constraint component) raises ``Unsupported``;
+shapes nested more than ``MAX_NESTING`` deep raise ``ShapeRefused``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode
 
 from . import focus, logic, values
-from .component import Component, Unsupported, is_true
+from .component import Component, ShapeRefused, Unsupported, is_true
 from .graph import RDF_TYPE, RDFS, SH, Facts, Term
 from .paths import BadPath, Path, compile_path, inverse_predicates, path_predicates
 from .targets import KINDS, TARGET_KEYS
@@ -31,6 +32,7 @@ _NOT_CORE = frozenset({"sparql", "target", "targetShape", "rule", "condition", "
 _CONSTRAINING = frozenset({*values.BUILDERS, *focus.BUILDERS, *logic.LIST_BUILDERS, "qualifiedValueShape",
                            "property", "path"})
 PARAMETER, PATH = NamedNode(SH + "parameter"), NamedNode(SH + "path")
+MAX_NESTING = 64  # shapes inside shapes (sh:property, sh:node, sh:not, ...): each level a few Python frames
 
 
 @dataclass(eq=False)
@@ -60,6 +62,7 @@ class Compiler:
         self.reads: set[str] = {RDF_TYPE.value, RDFS + "subClassOf"}  # the predicates the shapes look at
         self.backwards: set[str] = set()  # those walked from object to subject
         self.closed = False  # some shape is closed: every triple of a node is read
+        self.depth = 0  # shapes being compiled inside one another
         self.roots = [self.shape(node) for node in sorted(self._root_nodes(skip), key=str)]
         self.roots = [root for root in self.roots if not root.deactivated]
 
@@ -87,6 +90,16 @@ class Compiler:
         found = self.compiled.get(node)
         if found is not None:
             return found
+        if self.depth >= MAX_NESTING:
+            raise ShapeRefused(node, f"shapes nest more than {MAX_NESTING} deep (sh:property, sh:node, sh:not, "
+                                     f"sh:and, sh:or, sh:xone, sh:qualifiedValueShape inside one another)")
+        self.depth += 1
+        try:
+            return self._compile(node)
+        finally:
+            self.depth -= 1
+
+    def _compile(self, node: Term) -> Shape:
         s = self.shapes
         shape = self.compiled[node] = Shape(node)  # before its parameters: a shape may reach itself
         shape.deactivated = any(is_true(v) for v in s.objects(node, NamedNode(SH + "deactivated")))

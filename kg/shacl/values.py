@@ -3,20 +3,22 @@
 sh:class (a SHACL instance: rdf:type/rdfs:subClassOf* in the data), sh:datatype
 (of that datatype and well-formed for it), sh:nodeKind, sh:minExclusive /
 sh:minInclusive / sh:maxExclusive / sh:maxInclusive (a value that does not compare
-with the limit is a result), sh:minLength / sh:maxLength and sh:pattern (with
-sh:flags; a blank node is a result), sh:languageIn (langMatches) and sh:in.
+with the limit is a result), sh:minLength / sh:maxLength and sh:pattern (an XPath
+regular expression with sh:flags, ``kg.shacl.xsdregex``; a blank node is a result; one value's
+match bounded by ``MATCH_SECONDS``), sh:languageIn (langMatches) and sh:in.
 """
 
 from __future__ import annotations
 
-import re
+import time
 from typing import Callable
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
-from .component import Component, Found, Run, per_value
+from .component import Component, Found, OutOfTime, Run, ShapeRefused, per_value
 from .graph import SH, XSD, Facts, Term
 from .literals import LANG_STRING, RANGE_TESTS, compare, well_formed
+from .xsdregex import BadPattern, compile_pattern
 
 Builder = Callable[[Facts, Term, Term], Component]
 
@@ -84,21 +86,30 @@ def _length(longest: bool) -> Builder:
     return build
 
 
-def compile_pattern(pattern: str, flags: str) -> re.Pattern[str]:
-    """An XPath regular expression with its flags (s, m, i, x, q) as a Python one."""
-    bits = 0
-    for flag, bit in (("i", re.IGNORECASE), ("s", re.DOTALL), ("m", re.MULTILINE), ("x", re.VERBOSE)):
-        if flag in flags:
-            bits |= bit
-    return re.compile(re.escape(pattern) if "q" in flags else pattern, bits)
+MATCH_SECONDS = 2.0  # one value's match: past this a pattern has run away (matches take microseconds)
 
 
 def _pattern(shapes: Facts, node: Term, pattern: Term) -> Component:
     flags = shapes.value(node, FLAGS)
-    regex = compile_pattern(pattern.value, flags.value if flags is not None else "")
-    return per_value("PatternConstraintComponent",
-                     lambda v: not isinstance(v, BlankNode) and regex.search(v.value) is not None,
-                     f'Value does not match pattern "{pattern.value}"')
+    try:
+        regex = compile_pattern(pattern.value, flags.value if flags is not None else "")
+    except BadPattern as error:
+        raise ShapeRefused(node, f'sh:pattern "{pattern.value}" is not an XPath regular expression: '
+                                 f'{error}') from None
+
+    def matches(run: Run, focus: Term, value: Term) -> bool:
+        limit = MATCH_SECONDS if run.deadline is None else min(MATCH_SECONDS, run.deadline - time.monotonic())
+        try:
+            return regex.search(value.value, timeout=max(limit, 0.001)) is not None
+        except TimeoutError:
+            if limit < MATCH_SECONDS:
+                raise OutOfTime("the validation did not finish before its deadline") from None
+            raise ShapeRefused(node, f'sh:pattern "{pattern.value}" ran longer than {MATCH_SECONDS:g} s on one '
+                                     f'value of {focus} (a pattern that backtracks without end)') from None
+
+    def check(run: Run, focus: Term, values: list[Term]) -> Found:
+        return [(v, None) for v in values if isinstance(v, BlankNode) or not matches(run, focus, v)]
+    return Component("PatternConstraintComponent", check, f'Value does not match pattern "{pattern.value}"')
 
 
 def lang_matches(tag: str, wanted: str) -> bool:

@@ -51,9 +51,15 @@ class CoreShapes:
         """As :meth:`facts`, from (subject, predicate, object) tuples of the predicates the shapes read."""
         return self.engine.facts_of_terms(triples, base)
 
-    def check(self, facts: Facts, focus: Callable[[Any], bool] | None = None) -> list[Result]:
-        """Every result of the shapes on ``facts`` (of the focus nodes ``focus`` accepts, when given)."""
-        return [self.result(f) for f in self.engine.validate(facts, focus)]
+    def check(self, facts: Facts, focus: Callable[[Any], bool] | None = None, *,
+              deadline: float | None = None) -> list[Result]:
+        """Every result of the shapes on ``facts`` (of the focus nodes ``focus`` accepts, when given), by the
+        ``time.monotonic()`` instant ``deadline`` (``kg.shacl.OutOfTime`` past it)."""
+        return [self.result(f) for f in self.engine.validate(facts, focus, deadline=deadline)]
+
+    def name_of(self, shape: Any) -> str:
+        """The rule name of a shape (a pyoxigraph or rdflib term)."""
+        return self.names.get(_text(shape)) or rule_name(_text(shape), {})
 
     def result(self, finding: Finding) -> Result:
         """The ``Result`` of one finding (the rule, path and severity texts worked out once a shape)."""

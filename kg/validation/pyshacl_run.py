@@ -8,6 +8,7 @@ with ``Converter``.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import warnings
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ import pyoxigraph
 import rdflib
 from rdflib import BNode, Literal as RLiteral, URIRef
 
+from ..errors import SourceError
 from ..vocab import SHAPES_NS, Iris
 from .paths import SH_NS as _SH
 from .paths import path_text
@@ -102,13 +104,31 @@ def rule_name(shape: Any, names: Mapping[Any, str]) -> str:
 
 
 def stock_results(data: rdflib.Graph, shapes: rdflib.Graph, iris: Iris,
-                  names: Mapping[Any, str] | None = None) -> list[Result]:
-    """One stock pySHACL run (no inference, SHACL Core and SPARQL, warnings fail) and its results."""
-    import pyshacl
+                  names: Mapping[Any, str] | None = None, *, source: str = "the shapes") -> list[Result]:
+    """One stock pySHACL run (no inference, SHACL Core and SPARQL, warnings fail) and its results.
 
-    _, report, _ = pyshacl.validate(data, shacl_graph=shapes, inference="none", advanced=False,
-                                    allow_warnings=False)
+    Shapes pySHACL cannot run (it fails the validation, reads sh:pattern as a Python regular
+    expression, or recurses past Python's limit) are a ``SourceError`` naming ``source``.
+    """
+    import pyshacl
+    from pyshacl.errors import ReportableRuntimeError
+
+    try:
+        _, report, _ = pyshacl.validate(data, shacl_graph=shapes, inference="none", advanced=False,
+                                        allow_warnings=False)
+    except re.error as error:
+        raise SourceError(source, f"stock pySHACL cannot run these shapes: {error} (pySHACL reads sh:pattern as "
+                                  f"a Python regular expression)") from None
+    except (ReportableRuntimeError, RecursionError) as error:
+        raise SourceError(source, f"stock pySHACL cannot run these shapes: {_first_line(error)}") from None
+    if not isinstance(report, rdflib.Graph):  # a ValidationFailure, returned
+        raise SourceError(source, f"stock pySHACL cannot run these shapes: {_first_line(report)}")
     return results_from_report_graph(report, shapes, iris, names)
+
+
+def _first_line(error: object) -> str:
+    text = str(getattr(error, "message", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def results_from_report_graph(report: rdflib.Graph, shapes: rdflib.Graph, iris: Iris,

@@ -19,15 +19,17 @@ from typing import Any, Callable, Sequence
 import rdflib
 from rdflib import URIRef
 
-from ..errors import KgError, UsageError
+from ..errors import KgError, SourceError, UsageError
 from ..queries import QUERIES_DIR
 from ..store import GraphStore
 from ..vocab import KG_NS, RDF, Iris
 from ..description import read_counts
+from ..shacl import ShapeRefused
 from . import remembered
 from .core import CoreShapes
+from .deadline import DEFAULT_TIMEOUT, deadline
 from .files import RdfFiles
-from .pyshacl_run import Converter, results_from_report_graph, stock_results
+from .pyshacl_run import Converter, stock_results
 from .incremental import CatalogChange
 from .parts import record_ids
 from .records import RECORDS_PER_CALL, check_records
@@ -91,7 +93,8 @@ def _count_relations(store: GraphStore) -> int:
 def validate(data: GraphStore | RdfFiles, iris: Iris | None = None, *, records: Sequence[str] | None = None,
              jobs: int | None = None, per_call: int = RECORDS_PER_CALL,
              progress: Callable[[int, int], None] | None = None,
-             shapes: Sequence[str] | None = None, scheduler: str | None = None) -> ValidationReport:
+             shapes: Sequence[str] | None = None, scheduler: str | None = None,
+             timeout: float | None = DEFAULT_TIMEOUT) -> ValidationReport:
     """Validate the store: record-local rules per record graph (the engine), catalog-wide rules in SPARQL.
 
     ``progress(done, total)`` is called as record parts finish (the CLI draws it on a terminal).
@@ -101,8 +104,17 @@ def validate(data: GraphStore | RdfFiles, iris: Iris | None = None, *, records: 
     graph is checked against those instead of our shapes. With ``jobs`` the record parts run on
     that many processes (default: one, or every core for a big store); with ``scheduler`` (a Dask
     scheduler's address) on that cluster (``kg.validation.dask_run``). ``data``: a store, or RDF files
-    (``load_rdf_files``: the user's shapes and pySHACL read their terms as written).
+    (``load_rdf_files``: the user's shapes and pySHACL read their terms as written). The run stops
+    after ``timeout`` seconds (None: never) with ``kg.errors.OutOfTime`` (``kg.validation.deadline``).
     """
+    with deadline(timeout) as at:
+        return _validate(data, iris, records=records, jobs=jobs, per_call=per_call, progress=progress,
+                         shapes=shapes, scheduler=scheduler, at=at)
+
+
+def _validate(data: GraphStore | RdfFiles, iris: Iris | None, *, records: Sequence[str] | None, jobs: int | None,
+              per_call: int, progress: Callable[[int, int], None] | None, shapes: Sequence[str] | None,
+              scheduler: str | None, at: float | None) -> ValidationReport:
     store, written = _data(data)
     iris = iris or Iris()
     started = time.perf_counter()
@@ -115,7 +127,7 @@ def validate(data: GraphStore | RdfFiles, iris: Iris | None = None, *, records: 
     known = len(records) if records is not None else len(record_ids(store, iris))
     if own is not None:
         return _validate_own(store, written, iris, own, records, started, known, jobs=jobs, per_call=per_call,
-                             progress=progress, scheduler=scheduler)
+                             progress=progress, scheduler=scheduler, at=at)
     rules = load_rules(iris)
     run = check_records(store, iris, ids=records, with_rest=records is None, jobs=jobs,
                         per_call=per_call, progress=progress, scheduler=scheduler)
@@ -143,12 +155,13 @@ def _validate_own(store: GraphStore, written: list[Any] | None, iris: Iris, own:
     timings: dict[str, float] = {}
     notes: list[str] = []
     if own.core:
-        results, timings = check_own(store, iris, own, records, options.get("scheduler"), written=written)
+        results, timings = check_own(store, iris, own, records, options.get("scheduler"), written=written,
+                                     at=options.get("at"))
     results += check_catalog_rules(store, iris, own.checks)
     if own.sparql_graph is not None:
         mark = time.perf_counter()
         results += stock_results(store_to_rdflib(store if written is None else written), own.sparql_graph, iris,
-                                 own.names)
+                                 own.names, source=", ".join(own.files))
         timings["pyshacl_s"] = round(time.perf_counter() - mark, 3)
         checked = "some shapes" if own.core or own.checks else "the shapes"
         notes.append(f"{checked} use SHACL-SPARQL ({own.reason}): checked in one stock pySHACL run over the "
@@ -161,10 +174,11 @@ def _validate_own(store: GraphStore, written: list[Any] | None, iris: Iris, own:
 
 
 def check_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[str] | None,
-              scheduler: str | None = None, *, written: list[Any] | None = None) -> tuple[list[Result], dict[str, float]]:
+              scheduler: str | None = None, *, written: list[Any] | None = None,
+              at: float | None = None) -> tuple[list[Result], dict[str, float]]:
     """The user's SHACL Core shapes by the engine over every triple of the store (on the Dask cluster
     at ``scheduler``: a slice of the focus nodes on each worker), or over the quads ``written`` (RDF
-    files' own terms); ``records``: the results about those."""
+    files' own terms) by the ``time.monotonic()`` instant ``at``; ``records``: the results about those."""
     mark = time.perf_counter()
     timings: dict[str, float]
     if scheduler is not None:
@@ -174,7 +188,13 @@ def check_own(store: GraphStore, iris: Iris, own: UserShapes, records: Sequence[
         timings = {"jobs": threads}
     else:
         shapes = CoreShapes(own.triples, iris, names=own.names, skip=own.skip)
-        results = shapes.check(shapes.facts(store.quads() if written is None else written))
+        try:
+            results = shapes.check(shapes.facts(store.quads() if written is None else written), deadline=at)
+        except ShapeRefused as error:  # what the checks before the run cannot see: a pattern that runs away
+            raise SourceError(", ".join(own.files), f"shape {shapes.name_of(error.shape)}: {error.reason}") from None
+        except RecursionError:  # the engine bounds its nesting; a caller already deep in the stack may not fit it
+            raise SourceError(", ".join(own.files), "the shapes' checks nest deeper than Python's stack allows "
+                                                    "(recursive shapes over a long chain of nodes)") from None
         timings = {"jobs": 1}
     if records is not None:
         wanted = set(records)
@@ -241,14 +261,20 @@ def _data(data: GraphStore | RdfFiles) -> tuple[GraphStore, list[Any] | None]:
 
 
 def validate_monolithic(data: GraphStore | RdfFiles | rdflib.Graph, iris: Iris | None = None, *,
-                        shapes: Sequence[str] | None = None) -> ValidationReport:
+                        shapes: Sequence[str] | None = None,
+                        timeout: float | None = DEFAULT_TIMEOUT) -> ValidationReport:
     """One stock pySHACL run (unpatched) over the whole graph with every shape (record-local and
     catalog-wide), or with the user's ``shapes``: ``kg validate --engine pyshacl``.
 
-    Slow (about 25 s for the bundled catalog); the reference the engine is tested against.
+    Slow (about 25 s for the bundled catalog); the reference the engine is tested against. Stops after
+    ``timeout`` seconds, as ``validate`` does.
     """
-    import pyshacl
+    with deadline(timeout):
+        return _validate_monolithic(data, iris, shapes)
 
+
+def _validate_monolithic(data: GraphStore | RdfFiles | rdflib.Graph, iris: Iris | None,
+                         shapes: Sequence[str] | None) -> ValidationReport:
     iris = iris or Iris()
     started = time.perf_counter()
     own = load_shapes(shapes, iris.base) if shapes else None
@@ -257,9 +283,8 @@ def validate_monolithic(data: GraphStore | RdfFiles | rdflib.Graph, iris: Iris |
         data.quads if isinstance(data, RdfFiles) else data)
     loaded = time.perf_counter() - started
     shapes_g = own.graph if own is not None else shapes_graph(iris)
-    _, report_graph, _ = pyshacl.validate(graph, shacl_graph=shapes_g, inference="none", advanced=False,
-                                          allow_warnings=False)
-    results = results_from_report_graph(report_graph, shapes_g, iris, own.names if own is not None else None)
+    results = stock_results(graph, shapes_g, iris, own.names if own is not None else None,
+                            source=", ".join(own.files) if own is not None else "kg's shapes")
     systems = len(set(graph.subjects(_RDF_TYPE, URIRef(KG_NS + "System"))))
     relations = len(set(graph.subjects(_RDF_TYPE, URIRef(KG_NS + "Relation"))))
     extra: dict[str, Any] = {"shapes": list(own.files), "shapes_graph": own.graph} if own is not None else {}

@@ -7,7 +7,9 @@ SHACL-SPARQL (sh:sparql, sh:target) or custom constraint components, with what
 they nest, in one stock pySHACL run over the whole graph (the report says why);
 our own catalog-wide rules, when the user's files hold them unchanged, by their
 SPARQL queries, as in our own run (``kg.validation.locality``). Each targeted shape
-runs in one place: the others' targets are left out of each run.
+runs in one place: the others' targets are left out of each run. What no engine should run
+(a pattern that is no XPath regular expression, shapes nested past the bound, SHACL-SPARQL that
+reaches past the data) is refused before either reads the shapes (``kg.validation.shape_checks``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .locality import NESTING, NESTING_LISTS, TARGETS, locality, nested, without
 from .paths import path_text
 from .paths import SH_NS as SH
 from .rules import Rule
+from .shape_checks import check_contents, check_nesting
 
 _RDF_TYPE = URIRef(RDF.type.value)
 _PARAMETERS = tuple(SH[name] for name in (  # SHACL Core's constraint parameters, sh:property left out
@@ -87,7 +90,9 @@ def load_shapes(paths: Sequence[str], base: str = DEFAULT_BASE) -> UserShapes:
     shapes = shape_nodes(graph)
     if not shapes:
         raise SourceError(", ".join(paths), "holds no SHACL shapes (no sh:NodeShape, sh:PropertyShape or target)")
+    check_nesting(graph, shapes, ", ".join(paths))
     names = shape_names(graph, shapes)
+    check_contents(graph, names, ", ".join(paths))
     where = locality(graph, shapes, base)
     scopes = {shape: "catalog" for shape in where.ours}
     elsewhere = set(where.sparql) | set(where.ours)
