@@ -20,8 +20,8 @@ KG = Path(__file__).resolve().parent.parent / "kg"
 # The layers, lowest first: a module may import its own layer and the ones below, never one above.
 # A module is placed by the longest name below that it is or starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.outpaths", "kg.output", "kg.redaction",
-              "kg.background", "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters",
+    ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.stored_literals", "kg.outpaths",
+              "kg.output", "kg.redaction", "kg.background", "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters",
               "kg.frames", "kg.rows")),
     ("records", ("kg.records",)),  # the record model: what the readers make, so below them
     ("sources", ("kg.sources",)),

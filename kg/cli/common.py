@@ -31,9 +31,10 @@ EXIT_CODES = {
     EXIT_VIOLATIONS: "validation found violations (kg validate; kg build --fail-on violation; "
                      "--fail-on sets the severity); kg docs --check: the docs are out of date",
     EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter; an output path "
-                "that is a folder, an input, inside an input folder or a store, or cannot be written)",
-    EXIT_INPUT: "unreadable input (a file cannot be read or parsed, or --strict rejected bad records); "
-                "nothing written",
+                "that is a folder, an input, inside an input folder or a store, or cannot be written; a validation "
+                "stopped at its --timeout)",
+    EXIT_INPUT: "unreadable input (a file cannot be read or parsed, --strict rejected bad records, or "
+                "shapes kg will not run); nothing written",
     EXIT_STORE: "store error (no store yet, a damaged store, locked by another process, a remote store or "
                 "endpoint that cannot be reached in time, answers with what is not SPARQL results, or differs "
                 "after kg push)",

@@ -79,6 +79,7 @@ class ReadCheck:
         for part in parts:
             if isinstance(part, RdfDocument):
                 self.rdf += part.quads
+                self.notices.warnings += part.warnings  # literals the store keeps otherwise than written
             elif part.kind == EDGES:
                 self._take_edges(part)
             else:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from pyoxigraph import Literal
 
 from .graph import RDF, XSD
+from .xsdregex import NAME_CHARS, NAME_START_CHARS
 
 LANG_STRING = RDF + "langString"
 
@@ -47,6 +48,14 @@ _PATTERNS = {name: re.compile(text) for name, text in {
     "normalizedString": r"[^\r\n\t]*",
     "token": r"([^\s]+( [^\s]+)*)?",
 }.items()}
+_NCNAME = f"[{NAME_START_CHARS.replace(':', '')}][{NAME_CHARS.replace(':', '')}]*"
+_PATTERNS.update({name: re.compile(text) for name, text in {
+    "Name": f"[{NAME_START_CHARS}][{NAME_CHARS}]*", "NCName": _NCNAME, "ID": _NCNAME, "IDREF": _NCNAME,
+    "ENTITY": _NCNAME, "IDREFS": f"{_NCNAME}( {_NCNAME})*", "ENTITIES": f"{_NCNAME}( {_NCNAME})*",
+    "NMTOKEN": f"[{NAME_CHARS}]+", "NMTOKENS": f"[{NAME_CHARS}]+( [{NAME_CHARS}]+)*",
+    "yearMonthDuration": r"-?P(?=\d)(\d+Y)?(\d+M)?",
+    "dayTimeDuration": r"-?P(?=\d|T\d)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?",
+}.items()})
 _PATTERNS["double"] = _PATTERNS["float"]
 _PATTERNS["dateTimeStamp"] = re.compile(_PATTERNS["dateTime"].pattern[: -len(_TZ)] + r"(Z|[+-]\d\d:\d\d)")
 

@@ -34,16 +34,17 @@ MAX_PATTERN = 10_000  # characters of the pattern as written
 
 _CATEGORIES = frozenset(
     "L Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No P Pc Pd Ps Pe Pi Pf Po Z Zs Zl Zp S Sm Sc Sk So C Cc Cf Co Cn".split())
-# XML's name characters (XML 1.0 fifth edition): \i is NameStartChar, \c NameChar
-_NAME_START = (r":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F"
+# XML's name characters (XML 1.0 fifth edition): \i is NameStartChar, \c NameChar (ranges that Python's re
+# reads too: kg.shacl.literals checks xsd:Name and its kin with them)
+NAME_START_CHARS = (r":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F"
                r"\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\U00010000-\U000EFFFF")
-_NAME = _NAME_START + r"\-.0-9\xB7\u0300-\u036F\u203F\u2040"
+NAME_CHARS = NAME_START_CHARS + r"\-.0-9\xB7\u0300-\u036F\u203F\u2040"
 _SPACE = r" \t\n\r"
 # multi-character escapes: (what goes inside a class, or None) and (a whole atom)
 _MULTI = {
     "s": (_SPACE, None), "S": (None, f"[^{_SPACE}]"),
-    "i": (_NAME_START, None), "I": (None, f"[^{_NAME_START}]"),
-    "c": (_NAME, None), "C": (None, f"[^{_NAME}]"),
+    "i": (NAME_START_CHARS, None), "I": (None, f"[^{NAME_START_CHARS}]"),
+    "c": (NAME_CHARS, None), "C": (None, f"[^{NAME_CHARS}]"),
     "d": (r"\p{Nd}", None), "D": (r"\P{Nd}", None),
     "w": (None, r"[^\p{P}\p{Z}\p{C}]"), "W": (r"\p{P}\p{Z}\p{C}", None),
 }

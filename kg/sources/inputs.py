@@ -184,7 +184,7 @@ def _too_long(source: str) -> SourceError:
 def _rdf_input(name: str, fmt: str, graph: NamedNode | None) -> RdfDocument:
     if name == "-":
         data = sys.stdin.buffer.read(rdf.MAX_RDF_BYTES + 1)  # more than the cap is refused: read no further
-        return RdfDocument("<stdin>", fmt, read_rdf_bytes(data, "<stdin>", fmt, graph=graph))
+        return RdfDocument.read("<stdin>", fmt, read_rdf_bytes(data, "<stdin>", fmt, graph=graph))
     if Path(name).is_dir():
         raise SourceError(name, "is a folder; an RDF format applies to files (and '-') only")
-    return RdfDocument(name, fmt, read_rdf_file(name, fmt, graph=graph))
+    return RdfDocument.read(name, fmt, read_rdf_file(name, fmt, graph=graph))
