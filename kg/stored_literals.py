@@ -76,11 +76,13 @@ def stored_forms(literals: Iterable[Literal]) -> dict[Literal, Literal]:
     store = pyoxigraph.Store()
     predicate = NamedNode("urn:kg:value")
     store.extend(Quad(NamedNode(f"urn:kg:{i}"), predicate, literal, DefaultGraph()) for i, literal in enumerate(asked))
-    found = {}
+    found: dict[Literal, Literal] = {}
     for quad in store.quads_for_pattern(None, predicate, None, DefaultGraph()):
-        written = asked[int(quad.subject.value[len("urn:kg:"):])]
-        if quad.object != written:
-            found[written] = quad.object
+        subject, kept = quad.subject, quad.object
+        if isinstance(subject, NamedNode) and isinstance(kept, Literal):
+            written = asked[int(subject.value[len("urn:kg:"):])]
+            if kept != written:
+                found[written] = kept
     return found
 
 
