@@ -129,7 +129,8 @@ def run_suite(out: Path) -> None:
     lines = ["# SHACL Core conformance: kg's engine, stock pySHACL, pyrudof", "",
              f"{len(cases)} cases of `tests/shacl_suite/` (the W3C SHACL Core test suite's {len(suite.cases())}, and "
              f"kg's own {len(cases) - len(suite.cases())}), each compared with its expected report as a "
-             f"multiset of results (`python benchmarks/validation_engines.py suite`; pySHACL {versions['stock pySHACL']}, "
+             f"multiset of results (`python benchmarks/validation_engines.py suite`; "
+             f"pySHACL {versions['stock pySHACL']}, "
              f"pyrudof {versions['pyrudof']}: pyrudof by conforms and (focus node, component) pairs; pySHACL with "
              f"rdflib's literal normalisation off, so values keep their lexical forms).", "",
              "| engine | cases agreeing |", "|---|---:|"]

@@ -87,7 +87,8 @@ def rdf_format(name: str) -> str:
 
 
 def read_rdf_file(path: str | os.PathLike, fmt: str | None = None, *, graph: NamedNode | None = None,
-                  base_iri: str | None = None, source: str | None = None, rename_blank_nodes: bool = True) -> list[Quad]:
+                  base_iri: str | None = None, source: str | None = None,
+                  rename_blank_nodes: bool = True) -> list[Quad]:
     """Every quad of an RDF file, checked as the module docstring says (``SourceError`` if not).
 
     ``fmt`` (a name for ``rdf_format``) defaults to the one the extension implies.

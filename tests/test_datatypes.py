@@ -46,7 +46,8 @@ TYPES: dict[str, tuple[list[str], list[str]]] = {
     "nonNegativeInteger": (["3", "0"], ["-3"]), "unsignedLong": (["3"], ["-1"]),
     "unsignedInt": (["3"], ["4294967296"]), "unsignedShort": (["3"], ["65536"]), "unsignedByte": (["3"], ["256"]),
     "positiveInteger": (["3"], ["0"]), "yearMonthDuration": (["P1Y", "P12M"], ["P1D"]),
-    "dayTimeDuration": (["P1D", "PT24H"], ["P1Y"]), "dateTimeStamp": (["2020-01-01T00:00:00Z"], ["2020-01-01T00:00:00"]),
+    "dayTimeDuration": (["P1D", "PT24H"], ["P1Y"]),
+    "dateTimeStamp": (["2020-01-01T00:00:00Z"], ["2020-01-01T00:00:00"]),
 }
 # the datatypes the store keeps as another (docs/guide/validation.md says which)
 RETYPED = {**{name: "integer" for name in ("nonPositiveInteger", "negativeInteger", "long", "int", "short", "byte",

@@ -21,8 +21,8 @@ KG = Path(__file__).resolve().parent.parent / "kg"
 # A module is placed by the longest name below that it is or starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("kg.errors", "kg.vocab", "kg.resources", "kg.rdffiles", "kg.stored_literals", "kg.outpaths",
-              "kg.output", "kg.redaction", "kg.background", "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise", "kg.shacl", "kg.parameters",
-              "kg.frames", "kg.rows")),
+              "kg.output", "kg.redaction", "kg.background", "kg.gctuning", "kg.cluster", "kg.sparql", "kg.normalise",
+              "kg.shacl", "kg.parameters", "kg.frames", "kg.rows")),
     ("records", ("kg.records",)),  # the record model: what the readers make, so below them
     ("sources", ("kg.sources",)),
     ("mapping", ("kg.mapping",)),
