@@ -26,18 +26,20 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import PromptReference
 
 import kg.mcp
 from kg.analyse import analyze, write_back
 from kg.cli import main
 from kg.ingestion import ingest_paths
-from kg.queries import listing
+from kg.queries import listing, load
 from kg.store import GraphStore
 
 ROOT = Path(__file__).resolve().parent.parent
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 PREFIXES = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
-OWN_TOOLS = {"sparql", "describe-system", "analyze"}
+OWN_TOOLS = {"catalog", "sparql", "analyze"}  # listed by default; describe-system with --all-tools
+DEFAULT_TOOLS = {"search", "find", "show", "related", "compare", "substrate-risk"} | OWN_TOOLS
 
 
 # ---------------------------------------------------------------------------
@@ -115,35 +117,70 @@ def test_initialize_names_the_server_and_its_tools(session):
     assert "read-only" in (client.instructions or "").lower()
 
 
-def test_every_named_query_is_a_tool_with_its_header_as_schema(session):
+def test_the_common_questions_are_tools_and_plumbing_is_hidden(session):
+    tools = session.tools()
+    assert set(tools) == DEFAULT_TOOLS
+    bundled = {p.stem for p in (ROOT / "queries").glob("*.rq")}
+    plumbing = {name for name in bundled if name.startswith(("check-", "select-"))}
+    questions = tools["catalog"].input_schema["properties"]["question"]["enum"]
+    assert set(questions) == bundled - plumbing - DEFAULT_TOOLS and "open-source-systems" in questions
+    for name in questions:  # each named in the description, with its parameters
+        assert re.search(rf"^- {re.escape(name)}( \(.*\))?: ", tools["catalog"].description, re.M), name
+    assert "- compliant-systems (framework): " in tools["catalog"].description
+    # hidden, not gone: a plumbing query is still answered by its name
+    assert rows(session.ok("check-unique-edge")) == []
+
+
+def test_every_named_query_has_its_header_as_schema(session):
+    """Every query's tool schema (listed or not: kg mcp --all-tools lists them all) is its header."""
+    from kg.mcp import schema
+
     tools = session.tools()
     queries = listing()
-    assert {q.name for q in queries} | OWN_TOOLS == set(tools)
     json_types = {"string": "string", "integer": "integer", "decimal": "number", "boolean": "boolean",
                   "date": "string", "iri": "string", "system": "string", "id": "string", "system-name": "string",
                   "period": "string", "limit": "integer", "vendor": "string"}
     for query in queries:
-        tool = tools[query.name]
-        schema = tool.input_schema
-        assert schema["type"] == "object" and schema["additionalProperties"] is False
-        assert list(schema["properties"]) == [p.name for p in query.params] + (["full"] if query.name == "show" else [])
-        assert schema["required"] == [p.name for p in query.params if not p.optional]
+        input_schema = schema.tool_input_schema(query)
+        if query.name in tools:
+            assert tools[query.name].input_schema == input_schema
+        assert input_schema["type"] == "object" and input_schema["additionalProperties"] is False
+        paged = ["offset"] if query.form == "SELECT" else []
+        if paged and query.limit_param is None:
+            paged = ["limit", "offset"]
+        assert list(input_schema["properties"]) == ([p.name for p in query.params] + paged
+                                                   + (["full"] if query.name == "show" else []))
+        assert input_schema["required"] == [p.name for p in query.params if not p.optional]
         for param in query.params:
-            prop = schema["properties"][param.name]
+            prop = input_schema["properties"][param.name]
             assert prop["type"] == json_types[param.type]
             assert prop["description"] == param.doc
-            assert ("default" in prop) == (param.default is not None)
-        assert query.question in tool.description
-        assert tool.description.startswith("Check") == query.name.startswith("check-")
-        assert tool.annotations.read_only_hint is True
+            assert ("default" in prop) == (param.default is not None or param.type == "limit")
+        description = schema.tool_description(query)
+        assert query.question in description and "Cost:" not in description
+        assert description.startswith("Check") == query.name.startswith("check-")
     search = tools["search"].input_schema["properties"]
     assert search["limit"] == {"type": "integer", "minimum": 0, "default": 50,
                                "description": "at most this many rows"}
-    assert tools["recent"].input_schema["properties"]["since"]["pattern"].startswith("^\\d{4}")
+    assert search["offset"]["default"] == 0
+    assert all(t.annotations.read_only_hint is True for t in tools.values())
+    by_name = {q.name: schema.tool_input_schema(q)["properties"] for q in queries}
+    assert by_name["recent"]["since"]["pattern"].startswith("^\\d{4}")
+    assert by_name["find"]["limit"]["default"] == 100  # its own 1000, a page of at most 100 here
     assert tools["related"].input_schema["properties"]["edge_direction"]["enum"] == ["outgoing", "incoming"]
-    assert tools["vendor-portfolio"].input_schema["properties"]["min_systems"]["default"] == 2
-    assert tools["select-analysis-protocols"].input_schema["properties"]["every"]["type"] == "boolean"
+    assert by_name["vendor-portfolio"]["min_systems"]["default"] == 2
+    assert by_name["select-analysis-protocols"]["every"]["type"] == "boolean"
     assert tools["sparql"].input_schema["required"] == ["query"]
+
+
+def test_all_tools_lists_every_query(store_dir):
+    async def names() -> set[str]:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "kg", "mcp", "--store", str(store_dir),
+                                                                     "--workers", "1", "--all-tools"])
+        async with Client(params, mode="legacy") as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    assert anyio.run(names) == {q.name for q in listing()} | OWN_TOOLS | {"describe-system"}
 
 
 # ---------------------------------------------------------------------------
@@ -188,25 +225,40 @@ def test_substrate_risk_lists_the_runtime_dependents(session, catalog):
     assert {r["id"]: r["length"] for r in result} == _dependents(catalog["edges"], target)
 
 
-def test_a_query_without_parameters_and_a_graph_result(session, catalog):
-    sections = rows(session.ok("sections"))
-    assert sections
-    shown = session.ok("show", {"id": "mem0--mem0-ai"})
+def test_a_catalog_question_and_a_graph_result(session, catalog):
+    sections = session.ok("catalog", {"question": "sections"})
+    primary = {next((s["section"] for s in r["sections"] if isinstance(s, dict) and s["primary"]), r.get("section"))
+               for r in catalog["records"].values()}
+    assert {r["section"] for r in rows(sections)} == primary and sections["total"] == len(primary)
+    assert "no question" not in session.error("catalog", {"question": "no-such-question"})
+    assert "question must be one of" in session.error("catalog", {"question": "no-such-question"})
+    shown = session.ok("show", {"id": "mem0--mem0-ai", "full": True})
     names = {t["object"] for t in shown["triples"] if t["predicate"] == "https://schema.org/name"}
     assert catalog["records"]["mem0--mem0-ai"]["name"] in names
     assert shown["tripleCount"] == len(shown["triples"])
 
 
 def test_show_is_a_summary_unless_full(session, catalog):
-    """show answers the system's own facts by default; the whole record (cells and what they point to) on request."""
-    system = "https://w3id.org/agent-landscape/id/system/mem0--mem0-ai"
+    """show answers the system's summary by default (its name and description first, no index
+    fields, no cell nodes); every triple of the record and what it points to on request."""
+    record = catalog["records"]["mem0--mem0-ai"]
     summary = session.ok("show", {"id": "mem0--mem0-ai"})
     whole = session.ok("show", {"id": "mem0--mem0-ai", "full": True})
-    assert summary["summary"] is True and {t["subject"] for t in summary["triples"]} == {system}
-    assert summary["wholeTripleCount"] == whole["tripleCount"] == len(whole["triples"])
-    assert sorted(map(json.dumps, summary["triples"])) == sorted(json.dumps(t) for t in whole["triples"]
-                                                                if t["subject"] == system)
-    assert len(json.dumps(summary)) * 3 < len(json.dumps(whole))
+    assert list(summary)[:2] == ["name", "description"]
+    assert (summary["name"], summary["description"]) == (record["name"], record["cells"]["desc"]["value"])
+    assert (summary["pros"], summary["cons"]) == (record["cells"]["pros"]["value"], record["cells"]["cons"]["value"])
+    assert summary["tier"] == record["tier"] and summary["sections"][0] == record["sections"][0]["section"]
+    assert summary["cells"]["license"] == record["cells"]["license"]["value"]
+    touching = {(e["type"], e["target"] if e["source"] == "mem0--mem0-ai" else e["source"]) for e in catalog["edges"]
+                if "mem0--mem0-ai" in (e["source"], e["target"])}
+    listed = summary["edges"]["outgoing"] + summary["edges"]["incoming"]
+    assert {(e["type"], e["id"]) for e in listed} == touching
+    assert all(e["name"] == catalog["records"][e["id"]]["name"] for e in listed)
+    text = json.dumps(summary)
+    for index_field in ("searchText", "protocolSupportText", "taxonomyText", "/cell/"):
+        assert index_field not in text
+    assert summary["summary"] is True and summary["wholeTripleCount"] == whole["tripleCount"] == len(whole["triples"])
+    assert len(text) * 3 < len(json.dumps(whole))
     assert "summary" not in whole and session.ok("show", {"id": "mem0--mem0-ai", "full": "true"}) == whole
 
 
@@ -222,12 +274,17 @@ def test_named_query_tools_declare_their_output(session):
     """Each named-query tool has an output schema, and its answers fit it."""
     import jsonschema
 
+    from kg.mcp import schema
+
     tools = session.tools()
-    assert all(tools[q.name].output_schema for q in listing())
-    assert tools["changes"].input_schema["properties"]["kind"]["enum"] == ["added", "removed", "changed"]
+    assert all(tool.output_schema for name, tool in tools.items() if name not in ("sparql", "analyze"))
+    assert all(schema.output_schema(q) for q in listing())
+    assert schema.tool_input_schema(load("changes"))["properties"]["kind"]["enum"] == ["added", "removed", "changed"]
     search = tools["search"].output_schema
-    assert search["properties"]["columns"]["items"]["enum"] == ["id", "name", "tier", "primary_section", "matched"]
-    for name, arguments in (("search", {"text": "memory"}), ("sections", {}), ("show", {"id": "mem0--mem0-ai"}),
+    assert list(search["properties"]["rows"]["items"]["properties"]) == ["id", "name", "tier", "primary_section",
+                                                                        "matched"]
+    for name, arguments in (("search", {"text": "memory"}), ("catalog", {"question": "sections"}),
+                            ("show", {"id": "mem0--mem0-ai"}), ("show", {"id": "mem0--mem0-ai", "full": True}),
                             ("substrate-risk", {"system": "mem0--mem0-ai"})):
         jsonschema.validate(session.ok(name, arguments), tools[name].output_schema)
 
@@ -237,18 +294,20 @@ def test_resources_are_the_vocabulary_the_shapes_the_void_and_every_query(sessio
     queries = listing()
     shapes = sorted(p.stem for p in (ROOT / "shapes").glob("*.ttl"))
     assert set(listed) == ({"kg://ontology", "kg://ontology/context.jsonld", "kg://void"}
-                           | {f"kg://shapes/{s}" for s in shapes} | {f"kg://queries/{q.name}" for q in queries})
+                           | {f"kg://shapes/{s}" for s in shapes} | {f"kg://query/{q.name}" for q in queries})
 
     def read(uri: str) -> tuple[str, str]:
         [content] = session.portal.call(session.client.read_resource, uri).contents
         return content.mime_type, content.text
 
     assert read("kg://ontology") == ("text/turtle", (ROOT / "ontology" / "kg.ttl").read_text(encoding="utf-8"))
-    assert read("kg://shapes/kg-shapes") == ("text/turtle", (ROOT / "shapes" / "kg-shapes.ttl").read_text(encoding="utf-8"))
+    shapes_text = (ROOT / "shapes" / "kg-shapes.ttl").read_text(encoding="utf-8")
+    assert read("kg://shapes/kg-shapes") == ("text/turtle", shapes_text)
     for query in queries:
-        mime, text = read(f"kg://queries/{query.name}")
+        mime, text = read(f"kg://query/{query.name}")
         assert mime == "application/sparql-query" and text == query.path.read_text(encoding="utf-8")
         assert text.startswith("# title:")
+    assert read("kg://queries/search") == read("kg://query/search")  # the former name is read too
     mime, void = read("kg://void")
     import rdflib
 
@@ -258,13 +317,15 @@ def test_resources_are_the_vocabulary_the_shapes_the_void_and_every_query(sessio
     assert mime == "text/turtle" and len(datasets) == 1
     assert int(graph.value(datasets[0], entities)) == len(catalog["records"])
     with pytest.raises(MCPError, match="no resource"):
-        read("kg://queries/no-such-query")
+        read("kg://query/no-such-query")
 
 
 def test_prompts_for_the_common_tasks(session):
     listed = {p.name: p for p in session.portal.call(session.client.list_prompts).prompts}
     assert set(listed) == {"find-systems", "compare-systems", "what-depends-on", "write-sparql"}
-    assert [a.name for a in listed["compare-systems"].arguments] == ["a", "b"]
+    assert [a.name for a in listed["compare-systems"].arguments] == ["system", "other"]
+    compared = session.portal.call(session.client.get_prompt, "compare-systems", {"system": "zep", "other": "mem0"})
+    assert "zep and mem0" in compared.messages[0].content.text
     got = session.portal.call(session.client.get_prompt, "what-depends-on", {"target": "Anthropic"})
     [message] = got.messages
     assert message.role == "user" and "Anthropic" in message.content.text and "substrate-risk" in message.content.text
@@ -302,10 +363,21 @@ def test_sparql_past_its_deadline_is_stopped_and_the_server_keeps_answering(sess
     assert session.ok("sparql", {"query": "ASK { ?s ?p ?o }"}) == {"boolean": True}
 
 
-def test_sparql_over_the_row_cap_is_refused_not_cut(session):
+def test_sparql_over_the_row_cap_gives_its_first_page_flagged(session, catalog):
     # the server's cap (10000) is passed by the cartesian square of one small pattern
-    message = session.error("sparql", {"query": "SELECT * WHERE { ?a a ?t . ?b a ?u }"})
-    assert "more than 10000 rows" in message
+    first = session.ok("sparql", {"query": "SELECT * WHERE { ?a a ?t . ?b a ?u }"})
+    assert first["truncated"] is True and first["has_more"] is True and "total" not in first
+    assert first["rowCount"] == len(first["rows"]) == 100 and first["next_offset"] == 100
+    later = session.ok("sparql", {"query": "SELECT * WHERE { ?a a ?t . ?b a ?u }", "offset": 9990, "limit": 50})
+    assert later["rowCount"] == 10 and later["has_more"] is False and later["truncated"] is True
+    graph = session.ok("sparql", {"query": "CONSTRUCT { ?a ?b ?c } WHERE { ?a ?b ?c }", "limit": 3})
+    assert graph["tripleCount"] == 3 and graph["truncated"] is True and graph["has_more"] is True
+    systems = PREFIXES + "SELECT ?s WHERE { ?s a kg:System } ORDER BY ?s"
+    pages = [session.ok("sparql", {"query": systems, "limit": 4, "offset": offset}) for offset in range(0, 400, 4)]
+    assert [r["s"].rsplit("/", 1)[1] for p in pages for r in p["rows"]] == sorted(catalog["records"])
+    last = next(p for p in pages if not p["has_more"])
+    assert last["total"] == len(catalog["records"]) and last["truncated"] is False
+    assert "must be at most 10000" in session.error("sparql", {"query": systems, "limit": 10001})
 
 
 # ---------------------------------------------------------------------------
@@ -328,7 +400,8 @@ def test_bad_arguments_are_tool_errors_that_say_what_the_tool_takes(session):
     assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": "one"})
     assert "must be a JSON integer" in session.error("search", {"text": "a", "tier": True})
     assert "not a valid period (expected YYYY, YYYY-Qn" in session.error("recent", {"since": "yesterday"})
-    assert "not a valid limit" in session.error("search", {"text": "a", "limit": -1})
+    assert "limit must be a whole number of rows" in session.error("search", {"text": "a", "limit": -1})
+    assert "offset must be a whole number of rows" in session.error("search", {"text": "a", "offset": "x"})
     assert "needs the argument query" in session.error("sparql", {})
     assert "unknown measure" in session.error("analyze", {"measures": ["fame"]})
     with pytest.raises(MCPError, match="unknown tool"):
@@ -358,13 +431,17 @@ def test_analyze_ranks_the_top_systems_by_the_first_measure(session, catalog):
     assert [s["inbound"] for s in result["systems"]] == sorted(inbound.values(), reverse=True)[:3]
     assert result["graph"]["nodes"] == len(catalog["records"])
     assert all("pagerank" not in s for s in result["systems"])
+    assert result["has_more"] is True and result["total"] == len(catalog["records"])
+    following = session.ok("analyze", {"measures": ["inbound", "coreness"], "top": 3, "offset": 3})
+    whole = session.ok("analyze", {"measures": ["inbound", "coreness"], "top": 6})
+    assert result["systems"] + following["systems"] == whole["systems"]
 
 
 # ---------------------------------------------------------------------------
 # streamable HTTP (loopback only) and the command line
 
 
-def test_streamable_http_serves_the_same_tools(store_dir):
+def test_streamable_http_serves_the_same_tools(store_dir, catalog):
     proc = subprocess.Popen([sys.executable, "-m", "kg", "mcp", "--http", "--port", "0", "--workers", "1",
                              "--store", str(store_dir)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -373,14 +450,22 @@ def test_streamable_http_serves_the_same_tools(store_dir):
         found = re.search(r"http://127\.0\.0\.1:\d+/mcp", line)
         assert found, line
 
-        async def talk() -> tuple[set[str], Any]:
+        async def talk() -> tuple[set[str], Any, list[str], list[str]]:
             async with Client(found.group(0)) as client:
                 tools = await client.list_tools()
-                return {t.name for t in tools.tools}, await client.call_tool("search", {"text": "mem0", "limit": 1})
+                templates = await client.list_resource_templates()
+                completed = await client.complete(PromptReference(type="ref/prompt", name="compare-systems"),
+                                                  {"name": "system", "value": "mem0"})
+                return ({t.name for t in tools.tools}, await client.call_tool("search", {"text": "mem0", "limit": 1}),
+                        [t.uri_template for t in templates.resource_templates], completed.completion.values)
 
-        names, result = anyio.run(talk)
-        assert {q.name for q in listing()} | OWN_TOOLS == names
+        names, result, templates, completed = anyio.run(talk)
+        assert names == DEFAULT_TOOLS
         assert not result.is_error and result.structured_content["rows"][0]["id"] == "mem0--mem0-ai"
+        assert result.structured_content["has_more"] is True
+        assert {"kg://system/{id}", "kg://query/{name}"} <= set(templates)
+        assert set(completed) == {i for i, r in catalog["records"].items()
+                                  if "mem0" in i or "mem0" in r["name"].lower()}
         # DNS rebinding: a page elsewhere that makes the browser call 127.0.0.1 is turned away
         initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                       "params": {"protocolVersion": "2025-11-25", "capabilities": {},

@@ -23,9 +23,13 @@ def options_mcp(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"stop a query after this long; the tool call is an error (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--max-rows", type=int, default=DEFAULT_MAX_ROWS, metavar="N",
-                   help=f"refuse results of more than N rows or triples (default {DEFAULT_MAX_ROWS})")
+                   help=f"read at most N rows or triples of one answer; a tool pages through them and says "
+                        f"when an answer reached N (truncated) (default {DEFAULT_MAX_ROWS})")
     p.add_argument("--workers", type=int, default=DEFAULT_WORKERS, metavar="N",
                    help=f"query worker processes (default {DEFAULT_WORKERS})")
+    p.add_argument("--all-tools", action="store_true",
+                   help="list every named query as a tool of its own, plumbing (check-*, select-*) and the "
+                        "questions the catalog tool answers included (default: the common questions only)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="with --http: also accept browser requests whose Origin is ORIGIN (scheme://host[:port]; "
                         "repeatable; default: only the server's own origin, 127.0.0.1, localhost or [::1] at its port)")
@@ -47,7 +51,8 @@ def run_mcp(args: argparse.Namespace) -> int:
     if args.allow_origin and not args.http:
         raise UsageError("--allow-origin applies to --http only")
     config = McpConfig(store=args.store, base=args.base, timeout=args.timeout, max_rows=args.max_rows,
-                       workers=args.workers, origins=tuple(origin(o) for o in args.allow_origin))
+                       workers=args.workers, origins=tuple(origin(o) for o in args.allow_origin),
+                       all_tools=args.all_tools)
     limits = f"{args.timeout:g} s timeout, max {args.max_rows} rows, read-only"
     if not args.http:
         if sys.stdin.isatty():

@@ -53,8 +53,9 @@ COMMANDS = (
             "kg analyze --measure betweenness --top 10 --plot centrality.png", "ask"),
     Command("serve", "SPARQL 1.1 endpoint (read-only by default) with a query page and system pages",
             "kg serve --port 8000   # then open http://127.0.0.1:8000/", "net"),
-    Command("mcp", "MCP server for agents: every named query a tool, plus read-only SPARQL, a system's "
-            "record and the graph measures (stdio; --http for streamable HTTP on 127.0.0.1)",
+    Command("mcp", "MCP server for agents: the common named queries as tools (the others through one catalog "
+            "tool), read-only SPARQL, a system's record and the graph measures, paged; resource templates and "
+            "completion (stdio; --http for streamable HTTP on 127.0.0.1)",
             "kg mcp --store kg-store   # started by an MCP client; see docs/guide/mcp.md", "agents"),
     Command("push", "load every named graph into an external SPARQL 1.1 store (replacing them)",
             "kg push --endpoint http://localhost:7878/query --update-endpoint http://localhost:7878/update",

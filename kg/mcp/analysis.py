@@ -14,6 +14,7 @@ from ..errors import UsageError, safe_text
 from ..store import GraphStore
 from ..vocab import Iris
 from .config import DEFAULT_TOP
+from .paging import OFFSET, offset_schema, read_page, window
 
 MAX_TOP = 1000
 
@@ -26,7 +27,8 @@ def input_schema() -> dict[str, Any]:
             "measures": {"type": "array", "items": {"type": "string", "enum": list(MEASURES)}, "uniqueItems": True,
                          "description": "the measures to compute (default: all); systems are ranked by the first"},
             "top": {"type": "integer", "minimum": 1, "maximum": MAX_TOP, "default": DEFAULT_TOP,
-                    "description": "list this many systems, best first"},
+                    "description": "list this many systems, best first (a page)"},
+            OFFSET: offset_schema(),
         },
         "additionalProperties": False,
     }
@@ -34,7 +36,8 @@ def input_schema() -> dict[str, Any]:
 
 DESCRIPTION = ("Graph measures of the systems (kg analyze): " + ", ".join(MEASURES) + ". Returns the graph's "
                "figures (nodes, adjacencies, edges, nucleus, bridge surprises, communities, components) and the "
-               "top systems by the first measure, each with every computed measure.")
+               "top systems by the first measure, each with every computed measure, a page at a time (top, offset, "
+               "has_more, total).")
 
 
 def _measures(value: Any) -> tuple[str, ...]:
@@ -71,15 +74,19 @@ class Analyses:
                 self._done[measures] = analyze(self.store, measures, iris=self.iris)
             return self._done[measures]
 
-    def run(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The tool's answer: the graph's figures and the top systems (their unset measures left out)."""
-        unknown = sorted(set(arguments) - {"measures", "top"})
+    def run(self, arguments: dict[str, Any], cap: int = MAX_TOP) -> dict[str, Any]:
+        """The tool's answer: the graph's figures and a page of the ranked systems (their unset
+        measures left out)."""
+        unknown = sorted(set(arguments) - {"measures", "top", OFFSET})
         if unknown:
             raise UsageError(f"analyze has no argument {', '.join(safe_text(n, 40) for n in unknown)}; "
-                             "it takes: measures, top")
+                             "it takes: measures, top, offset")
         measures, top = _measures(arguments.get("measures")), _top(arguments.get("top"))
+        page = read_page({OFFSET: arguments.get(OFFSET), "top": top}, DEFAULT_TOP, cap, "analyze", "top")
         analysis = self._analysis(measures)
-        systems = [{k: v for k, v in s.as_json().items() if v is not None}
-                   for s in analysis.ranked(measures[0], top, listed_only=False)]
-        return {"graph": analysis.summary(), "rankedBy": measures[0], "systems": systems}
+        ranked = analysis.ranked(measures[0], None, listed_only=False)
+        every = [{k: v for k, v in s.as_json().items() if v is not None} for s in ranked[:page.reach]]
+        answer = {"graph": analysis.summary(), "rankedBy": measures[0], "systems": every, "systemCount": len(every)}
+        return {**window(answer, page, read=len(ranked) + 1, cap=len(ranked) + 1, items="systems",
+                         count="systemCount"), "total": len(ranked)}
 

@@ -40,6 +40,7 @@ class McpConfig:
     workers: int = DEFAULT_WORKERS
     worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB
     origins: tuple[str, ...] = field(default_factory=tuple)  # Origin headers --http accepts besides its own
+    all_tools: bool = False  # list every named query as a tool, plumbing (check-*, select-*) included
 
     def check(self) -> None:
         if self.timeout <= 0 or self.max_rows < 1 or self.workers < 1:

@@ -25,6 +25,7 @@ from ..errors import QueryError, safe_text
 from ..queries import NamedQuery, Param
 from ..sparql.lexer import projected, query_form
 from ..vocab import ID_PATTERN
+from . import paging
 
 #: JSON Schema of each ``# param:`` type of kg.queries.
 PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -52,7 +53,8 @@ def is_check(query: NamedQuery) -> bool:
 
 
 def tool_description(query: NamedQuery) -> str:
-    """The tool's description: its question (or title) and what it returns; checks say so first."""
+    """The tool's description: its title and question; checks say so first. What each column means
+    and the query itself are its resource (``kg://query/NAME``), not repeated in every tool list."""
     lines = []
     if is_check(query):
         lines.append("Check (a catalog-wide validation rule of kg validate): every row is a violation; "
@@ -60,10 +62,6 @@ def tool_description(query: NamedQuery) -> str:
     lines.append(query.question or query.title or f"The named query {query.name}.")
     if query.title and query.question:
         lines[-1] = f"{query.title}: {query.question}"
-    if query.returns:
-        lines.append(f"Returns: {query.returns}.")
-    if query.cost:
-        lines.append(f"Cost: {query.cost}.")
     return " ".join(lines)
 
 
@@ -162,48 +160,77 @@ def query_params(query: NamedQuery, arguments: Mapping[str, Any] | None) -> dict
 SHOW_FULL = "full"  # the show tool's own argument: the whole record, not its summary
 
 
+def pages(query: NamedQuery) -> bool:
+    """Whether the query's tool answers a page of rows (a SELECT; its parameters leave ``offset`` free)."""
+    return query_form(query.text) == "SELECT" and all(p.name != paging.OFFSET for p in query.params)
+
+
+def page_size(query: NamedQuery) -> int:
+    """The rows of a page of the query's tool by default: its own limit's default, at most a page."""
+    own = query.limit_param
+    default = default_value(own) if own is not None else None
+    return paging.PAGE_SIZE if default is None else min(default, paging.PAGE_SIZE)
+
+
 def tool_input_schema(query: NamedQuery) -> dict[str, Any]:
-    """:func:`input_schema`, with the ``full`` argument of the ``show`` tool."""
+    """:func:`input_schema`, with ``offset`` (and ``limit`` where the query has no limit of its own)
+    for a tool that pages, its limit's default at most a page, and the ``full`` argument of the
+    ``show`` tool."""
     schema = input_schema(query)
+    properties = schema["properties"]
+    if pages(query):
+        own = query.limit_param
+        if own is None:
+            properties[paging.LIMIT] = paging.limit_schema(page_size(query))
+        else:
+            properties[own.name]["default"] = page_size(query)
+        properties[paging.OFFSET] = paging.offset_schema()
     if query.name == "show":
-        schema["properties"][SHOW_FULL] = {
+        properties[SHOW_FULL] = {
             "type": "boolean", "default": False,
             "description": "true: every triple of the record and what it points to (can be 100,000 characters "
-                           "and more); false: the system's own facts, and how many triples the whole has"}
+                           "and more); false: the summary (name, description, tier, sections, pros, cons, key "
+                           "cells, edges)"}
     return schema
 
 
-_VALUE: dict[str, Any] = {"type": ["string", "number", "integer", "boolean", "null"]}
+def rows_schema(columns: list[str] | None = None) -> dict[str, Any]:
+    """The JSON Schema of a page of rows (SELECT): the columns, one object per row (a property per
+    column), the page (kept short: every tool list carries it)."""
+    row = {"type": "object", "properties": {c: {} for c in columns or ()}}
+    return {"type": "object", "properties": {
+        "columns": {"type": "array"}, "rows": {"type": "array", "items": row}, "rowCount": _COUNT,
+        **paging.paging_properties(), "notes": _NOTES}, "required": ["columns", "rows", "rowCount"]}
+
+
+_COUNT = {"type": "integer"}
+_NOTES = {"type": "array", "items": {"type": "string"}}  # what a name given was taken to mean
+_TERM = {"type": ["string", "number", "integer", "boolean"]}
+_TRIPLES = {"type": "array", "items": {"type": "object", "properties": {"subject": _TERM, "predicate": _TERM,
+                                                                        "object": _TERM},
+                                       "required": ["subject", "predicate", "object"]}}
 
 
 def output_schema(query: NamedQuery) -> dict[str, Any]:
-    """The JSON Schema of the tool's result: rows (SELECT: one property per column), a boolean
-    (ASK) or triples (CONSTRUCT, DESCRIBE); ``notes`` say what a name resolved to."""
+    """The JSON Schema of the tool's result: a page of rows (SELECT: a property per column), a
+    boolean (ASK), triples (CONSTRUCT, DESCRIBE) or, for ``show``, its summary unless ``full``;
+    ``notes`` say what a name resolved to."""
     form = query_form(query.text)
-    notes = {"type": "array", "items": {"type": "string"},
-             "description": "what a name several systems share was taken to mean"}
     if form == "ASK":
         return {"type": "object", "properties": {"boolean": {"type": "boolean"}}, "required": ["boolean"]}
+    if query.name == "show":
+        return SHOW_OUTPUT
     if form in ("CONSTRUCT", "DESCRIBE"):
-        term = {"type": ["string", "number", "integer", "boolean"]}
-        triple = {"type": "object", "properties": {"subject": term, "predicate": term, "object": term},
-                  "required": ["subject", "predicate", "object"]}
         return {"type": "object", "properties": {
-            "triples": {"type": "array", "items": triple}, "tripleCount": {"type": "integer", "minimum": 0},
-            "summary": {"type": "boolean", "description": "true when only a summary is given (full=false)"},
-            "wholeTripleCount": {"type": "integer", "minimum": 0}, "notes": notes},
+            "triples": _TRIPLES, "tripleCount": _COUNT, "notes": _NOTES},
             "required": ["triples", "tripleCount"]}
-    columns = projected(query.text)
-    row = {"type": "object", "properties": {c: _VALUE for c in columns}}
-    return {"type": "object", "properties": {
-        "columns": {"type": "array", "items": {"type": "string", "enum": columns} if columns else {"type": "string"}},
-        "rows": {"type": "array", "items": row}, "rowCount": {"type": "integer", "minimum": 0}, "notes": notes},
-        "required": ["columns", "rows", "rowCount"]}
+    return rows_schema(projected(query.text))
 
 
-def show_summary(result: dict[str, Any], system_iri: str) -> dict[str, Any]:
-    """The show tool's default answer: the triples whose subject is the system itself (its name,
-    tier, vendor, sections, ... not its cells and what they point to), and the whole's size."""
-    own = [t for t in result["triples"] if t["subject"] == system_iri]
-    return {**result, "triples": own, "tripleCount": len(own), "summary": True,
-            "wholeTripleCount": result["tripleCount"]}
+_TEXT = {"type": ["string", "null"]}
+#: show's answer: its summary (the default) or, with ``full``, every triple.
+SHOW_OUTPUT: dict[str, Any] = {"type": "object", "properties": {
+    "name": {"type": "string"}, "description": _TEXT, "id": {"type": "string"}, "tier": _COUNT,
+    "sections": {"type": "array"}, "pros": _TEXT, "cons": _TEXT, "cells": {"type": "object"},
+    "edges": {"type": "object"}, "summary": {"type": "boolean"}, "wholeTripleCount": _COUNT,
+    "triples": {"type": "array"}, "tripleCount": _COUNT}}

@@ -1,10 +1,11 @@
-"""The MCP server of kg, on the SDK's low-level Server: a tool per named query, sparql, describe-system, analyze; resources and prompts.
+"""The MCP server of kg on the SDK's low-level Server: tools, resources, templates, prompts, completion.
 
-Every named query of :func:`kg.queries.listing` is a tool of the same name whose input
-schema is built from its header (:mod:`kg.mcp.schema`); the ``check-*`` queries are
-among them, described as checks. The three other tools run a guarded SPARQL query
-(``sparql``), describe one system (``describe-system``) and run the graph measures
-(``analyze``). Every tool only reads.
+The tools are built from the query registry (:func:`kg.queries.listing`): which queries are tools
+of their own and which the ``catalog`` tool answers is :mod:`kg.mcp.surface`'s (plumbing listed only
+with ``--all-tools``; every registered query can be called by its name). A query's input schema is
+built from its header (:mod:`kg.mcp.schema`). Three tools are not queries: ``sparql`` (a guarded
+SPARQL query), ``describe-system`` (one system's record) and ``analyze`` (the graph measures).
+Every tool only reads.
 
 A tool answers with its result as JSON, both as text and as structured content. A bad
 argument, an id that names no system, a refused or timed-out query is a tool error
@@ -12,10 +13,11 @@ argument, an id that names no system, a refused or timed-out query is a tool err
 error. The work runs in a thread, so that a long query never stalls the connection.
 
 Each named-query tool declares its output schema (rows, a boolean or triples:
-:func:`kg.mcp.schema.output_schema`); a number or boolean given as a string is taken
-as one. ``show`` answers the system's own facts by default, the whole record with
-``full: true``. The resources (ontology, shapes, VoID, every named query's SPARQL) and
-the prompts of the common tasks are :mod:`kg.mcp.context`'s.
+:func:`kg.mcp.schema.output_schema`); a number or boolean given as a string is taken as one.
+Rows come a page at a time (:mod:`kg.mcp.paging`). ``show`` answers the system's summary by
+default (:func:`kg.mcp.systems.summary`), every triple with ``full: true``. The resources, resource
+templates and prompts are :mod:`kg.mcp.context`'s; their arguments complete from the store
+(:mod:`kg.mcp.completion`).
 """
 
 from __future__ import annotations
@@ -33,14 +35,16 @@ from mcp.shared.exceptions import MCPError
 from ..errors import KgError, QueryError, UsageError
 from ..queries import NamedQuery, listing, plan
 from ..vocab import ID_PATTERN
-from . import analysis, context, schema, systems
+from . import analysis, context, paging, schema, systems
+from .completion import Completions
 from .store_workers import StoreWorkers
+from .surface import CATALOG_TOOL, Surface, catalog_description, catalog_input_schema
 
 SPARQL_TOOL = "sparql"
 DESCRIBE_TOOL = "describe-system"
 ANALYZE_TOOL = "analyze"
-_READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                   open_world_hint=False)
+# read-only (the destructive and idempotent hints mean something only for a tool that writes)
+_READ_ONLY = types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 def _version() -> str:
@@ -52,30 +56,35 @@ def _version() -> str:
 
 def _instructions(workers: StoreWorkers) -> str:
     return ("Read-only tools over the AI Agent Infrastructure Landscape knowledge graph (systems, vendors, "
-            "protocols, edges between systems). Find a system's catalog id with search, then use "
-            "describe-system, related, compare or substrate-risk. sparql runs one SPARQL 1.1 query over the "
-            "union of the named graphs (SERVICE and remote FROM refused, at most "
-            f"{workers.config.max_rows} rows, {workers.config.timeout:g} s). Tools named check-* are the "
-            "catalog-wide validation rules: each row is a violation.")
+            "protocols, edges between systems). Find a system's catalog id with search or find, then use "
+            "show, related, compare or substrate-risk; catalog answers the catalog-wide questions (counts, "
+            "licences, protocols, what changed, ...). Rows come a page at a time: when has_more is true, "
+            "call again with offset=next_offset. sparql runs one SPARQL 1.1 query over the union of the "
+            "named graphs (SERVICE and remote FROM refused; the first "
+            f"{workers.config.max_rows} rows of an answer are read, {workers.config.timeout:g} s).")
 
 
 class Tools:
     """The tools of one server: their definitions, and what a call of each returns."""
 
-    def __init__(self, workers: StoreWorkers) -> None:
+    def __init__(self, workers: StoreWorkers, all_tools: bool = False) -> None:
         self.workers = workers
         self.queries: dict[str, NamedQuery] = {q.name: q for q in listing()}
+        self.surface = Surface.of(self.queries, all_tools)
         self.analyses: analysis.Analyses | None = None  # of one version, made at the first analyze call
         workers.on_new_version.append(self._forget_analyses)  # so that they do not keep an old version
+        self.completions = Completions(workers.version, lambda: list(self.queries))
         self._own: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            SPARQL_TOOL: self._sparql, DESCRIBE_TOOL: self._describe, ANALYZE_TOOL: self._analyze}
+            CATALOG_TOOL: self._catalog, SPARQL_TOOL: self._sparql, DESCRIBE_TOOL: self._describe,
+            ANALYZE_TOOL: self._analyze}
         clash = set(self.queries) & set(self._own)
         if clash:
             raise QueryError(f"a named query has the name of a built-in tool: {', '.join(sorted(clash))}")
-        self.definitions = [self._query_tool(q) for q in self.queries.values()] + self._own_tools()
+        self.definitions = [self._query_tool(q) for q in self.surface.listed] + self._own_tools()
 
     @property
     def names(self) -> set[str]:
+        """Every tool that can be called: the listed ones and every registered query."""
         return set(self.queries) | set(self._own)
 
     def _query_tool(self, query: NamedQuery) -> types.Tool:
@@ -92,6 +101,7 @@ class Tools:
                           "DESCRIBE) with its PREFIX lines; the default graph is the union of the named graphs"},
                 "timeout": {"type": "number", "exclusiveMinimum": 0,
                             "description": f"stop the query after this many seconds (at most {config.timeout:g})"},
+                paging.LIMIT: paging.limit_schema(paging.PAGE_SIZE), paging.OFFSET: paging.offset_schema(),
             },
             "required": ["query"], "additionalProperties": False,
         }
@@ -101,21 +111,27 @@ class Tools:
                                   "description": "the system's catalog id, e.g. mem0--mem0-ai (search finds it)"}},
             "required": ["id"], "additionalProperties": False,
         }
-        return [
+        listed = [
             types.Tool(name=SPARQL_TOOL, title="Read-only SPARQL query", input_schema=sparql_schema,
                        annotations=_READ_ONLY,
-                       description="Run one read-only SPARQL 1.1 query on the knowledge graph. SERVICE, LOAD, "
-                       "updates and FROM of graphs the store does not hold are refused; a result of more than "
-                       f"{config.max_rows} rows is refused (add LIMIT); the query is stopped after "
-                       f"{config.timeout:g} s. Returns rows (SELECT), a boolean (ASK) or triples (CONSTRUCT)."),
+                       description="Run one read-only SPARQL 1.1 query on the knowledge graph (SERVICE, updates "
+                       f"and FROM of graphs it does not hold refused; stopped after {config.timeout:g} s). Returns a "
+                       "page of rows (SELECT) or triples (CONSTRUCT), or a boolean (ASK); truncated: only the first "
+                       f"{config.max_rows} were read."),
             types.Tool(name=DESCRIBE_TOOL, title="Describe one system", input_schema=describe_schema,
                        annotations=_READ_ONLY,
-                       description="One system's record as catalog JSON (name, tier, sections, cells, "
-                       "provenance, history), the edges that touch it (outgoing and incoming), and its "
-                       "centrality measures when kg analyze --write-back stored them."),
+                       description="One system's whole record as catalog JSON (every cell with its status, "
+                       "citation and claim tier; provenance, history), the edges that touch it, and its "
+                       "centrality measures when kg analyze --write-back stored them. show gives its summary."),
             types.Tool(name=ANALYZE_TOOL, title="Graph measures of the systems", input_schema=analysis.input_schema(),
                        annotations=_READ_ONLY, description=analysis.DESCRIPTION),
         ]
+        if self.surface.questions:
+            listed.insert(0, types.Tool(
+                name=CATALOG_TOOL, title="The catalog's questions", annotations=_READ_ONLY,
+                description=catalog_description(self.surface.questions),
+                input_schema=catalog_input_schema(self.surface.questions), output_schema=schema.rows_schema()))
+        return [t for t in listed if self.surface.all_tools or t.name != DESCRIBE_TOOL]
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The result of one tool call; raises KgError for what the caller must fix."""
@@ -126,17 +142,45 @@ class Tools:
         own = self._own.get(name)
         if own is not None:
             return own(arguments)
-        query = self.queries[name]
+        return self._named(self.queries[name], arguments)
+
+    def _named(self, query: NamedQuery, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A named query's answer: a page of its rows, its boolean, its triples or show's summary."""
         full = query.name == "show" and schema._coerced(arguments.pop(schema.SHOW_FULL, False), "boolean")
         if not isinstance(full, bool):
             raise QueryError("show: argument full must be a JSON boolean")
+        cap = self.workers.config.max_rows
+        page = None
+        if schema.pages(query):
+            own = query.limit_param
+            page = paging.read_page(arguments, schema.page_size(query), cap, query.name,
+                                    own.name if own else paging.LIMIT)
+            if own is not None:  # the query's own LIMIT reads the page and one row more
+                arguments[own.name] = min(page.reach, cap)
         params = schema.query_params(query, arguments)
+        planned = plan(query, params, self.workers.version(), self.workers.iris)
         # an unknown id or an ambiguous name is NotFound (a tool error), as in the CLI and serve
-        result = self.workers.named(plan(query, params, self.workers.version(), self.workers.iris))
+        result = self.workers.named(planned, cap if page is not None else None)
+        if page is not None:
+            return paging.window(result, page, read=planned.limit or cap, cap=cap)
         if query.name == "show" and not full:
-            return schema.show_summary(result, self.workers.iris.system(params["id"]).value)
+            summary = systems.summary(self.workers.version(), self.workers.iris, params["id"])
+            return {**summary, "summary": True, "wholeTripleCount": result["tripleCount"]}
         return result
 
+    def _catalog(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        _only(CATALOG_TOOL, arguments, {"question", "arguments", paging.LIMIT, paging.OFFSET})
+        name, given = arguments.get("question"), arguments.get("arguments") or {}
+        asked = {q.name: q for q in self.surface.questions}
+        if name not in asked:
+            raise UsageError(f"catalog: question must be one of {', '.join(asked)}; got {name!r}")
+        if not isinstance(given, dict):
+            raise UsageError("catalog: arguments must be an object of the question's parameters")
+        query = asked[name]
+        paged = {k: arguments[k] for k in (paging.LIMIT, paging.OFFSET) if arguments.get(k) is not None}
+        if query.limit_param is not None and paging.LIMIT in paged:
+            paged[query.limit_param.name] = paged.pop(paging.LIMIT)
+        return self._named(query, {**given, **paged})
     # -- resources -----------------------------------------------------------
 
     def resources(self) -> list[types.Resource]:
@@ -144,8 +188,20 @@ class Tools:
         return [*context.static_resources(), context.void_resource(), *context.query_resources(self.queries)]
 
     def read_resource(self, uri: str) -> tuple[str, str]:
-        """(mime type, text) of one resource; NotFound for an unknown URI."""
+        """(mime type, text) of one resource, or of one of a template's (the answer of the tool it
+        names, as JSON); NotFound for an unknown URI."""
+        call = context.template_call(uri)
+        if call is not None:
+            return context.JSON, json.dumps(self.call(*call), ensure_ascii=False)
         return context.read(uri, self.queries, self._void)
+
+    def complete(self, ref_type: str, ref: str, argument: str, given: str) -> types.Completion:
+        """The values that complete ``given`` for a prompt's or a resource template's argument."""
+        kind = context.completion_kind(ref_type, ref, argument)
+        if kind is None:
+            return types.Completion(values=[], total=0, has_more=False)
+        values, total = self.completions.complete(kind, given)
+        return types.Completion(values=values, total=total, has_more=total > len(values))
 
     def _void(self) -> str:
         store = self.workers.version()
@@ -156,19 +212,27 @@ class Tools:
         analyses = self.analyses
         if analyses is None or analyses.store.generation != self.workers.store.generation:
             analyses = self.analyses = analysis.Analyses(self.workers.version(), self.workers.iris)
-        return analyses.run(arguments)
+        return analyses.run(arguments, self.workers.config.max_rows)
 
     def _forget_analyses(self) -> None:
         self.analyses = None
 
     def _sparql(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        _only(SPARQL_TOOL, arguments, {"query", "timeout"})
+        """A page of a SPARQL query's rows (or triples): its first ``max_rows`` are read, never refused."""
+        _only(SPARQL_TOOL, arguments, {"query", "timeout", paging.LIMIT, paging.OFFSET})
+        cap = self.workers.config.max_rows
+        page = paging.read_page(arguments, paging.PAGE_SIZE, cap, SPARQL_TOOL)
         text, timeout = arguments.get("query"), arguments.get("timeout")
         if not isinstance(text, str) or not text.strip():
             raise QueryError("sparql needs the argument query: the text of a SPARQL query")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
             raise QueryError("sparql: timeout must be a number of seconds")
-        return self.workers.sparql(text, None if timeout is None else float(timeout))
+        answer = self.workers.sparql(text, None if timeout is None else float(timeout), cap=cap)
+        if "rows" in answer:
+            return paging.window(answer, page, read=cap, cap=cap)
+        if "triples" in answer:
+            return paging.window(answer, page, read=cap, cap=cap, items="triples", count="tripleCount")
+        return answer
 
     def _describe(self, arguments: dict[str, Any]) -> dict[str, Any]:
         _only(DESCRIBE_TOOL, arguments, {"id"})
@@ -225,6 +289,17 @@ def build_server(tools: Tools) -> Server[Any]:
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=str(params.uri), mime_type=mime,
                                                                              text=text)])
 
+    async def list_templates(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=context.resource_templates())
+
+    async def complete(ctx: ServerRequestContext[Any], params: types.CompleteRequestParams) -> types.CompleteResult:
+        ref = params.ref
+        name = ref.name if isinstance(ref, types.PromptReference) else ref.uri
+        completion = await anyio.to_thread.run_sync(tools.complete, ref.type, name, params.argument.name,
+                                                    params.argument.value)
+        return types.CompleteResult(completion=completion)
+
     async def list_prompts(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
                            ) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=context.prompt_list())
@@ -239,4 +314,5 @@ def build_server(tools: Tools) -> Server[Any]:
     return Server("kg", version=_version(), title="AI Agent Infrastructure Landscape (kg)",
                   instructions=_instructions(tools.workers), on_list_tools=list_tools, on_call_tool=call_tool,
                   on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_resource_templates=list_templates, on_completion=complete,
                   on_list_prompts=list_prompts, on_get_prompt=get_prompt)

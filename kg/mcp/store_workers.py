@@ -2,9 +2,10 @@
 
 Every SPARQL text, named or not, runs in a query worker of :class:`kg.runtime.pool.WorkerPool`
 (the pool kg serve runs too): the worker checks it with the guard, a query past its deadline is
-stopped by killing its process, and a result of more than ``max_rows`` rows is refused,
-never cut short. A ``sparql`` text is also checked with the guard here, before any worker
-sees it. Nothing here writes: the store is opened read-only, workers open it read-only,
+stopped by killing its process. A caller that pages (:mod:`kg.mcp.paging`) has the worker read at
+most ``cap`` rows (or triples) and flags an answer that reached it; without a cap, a result of more
+than ``max_rows`` rows is refused, never cut short. A ``sparql`` text is also checked with the
+guard here, before any worker sees it. Nothing here writes: the store is opened read-only, workers open it read-only,
 and there is no update path at all.
 
 The small reads that need no deadline (does a system exist, a system's record, the graph
@@ -93,8 +94,9 @@ class StoreWorkers:
 
     # -- queries -------------------------------------------------------------
 
-    def sparql(self, text: str, timeout: float | None = None) -> dict[str, Any]:
-        """A SPARQL query of the caller's, guarded, under the deadline (at most the server's)."""
+    def sparql(self, text: str, timeout: float | None = None, cap: int | None = None) -> dict[str, Any]:
+        """A SPARQL query of the caller's, guarded, under the deadline (at most the server's); with
+        ``cap``, its first ``cap`` rows or triples."""
         if len(text) > MAX_QUERY_CHARS:
             raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters")
         self.refresh()  # the graphs the guard knows are the current version's
@@ -105,14 +107,15 @@ class StoreWorkers:
                 raise QueryRefused("this is not a query: this server is read-only and takes no SPARQL Update") \
                     from None
             raise
-        return self._run(text, self.deadline_seconds(timeout))
+        return self._run(text, self.deadline_seconds(timeout), cap=cap)
 
-    def named(self, planned: Plan) -> dict[str, Any]:
+    def named(self, planned: Plan, cap: int | None = None) -> dict[str, Any]:
         """A named query's plan (:func:`kg.queries.plan`, made on :meth:`version`) run, capped at its
         ``limit``; what resolving a name chose is said in the answer's ``notes``. Its text is kg's
-        own, checked as it was made: the worker runs it as planned, whatever its length."""
+        own, checked as it was made: the worker runs it as planned, whatever its length. With ``cap``,
+        at most its first ``cap`` rows are read."""
         answer = self._run(planned.text, self.config.timeout, limit=planned.limit,
-                           planned={"form": planned.form, "dataset": planned.dataset})
+                           planned={"form": planned.form, "dataset": planned.dataset}, cap=cap)
         return {**answer, "notes": list(planned.notes)} if planned.notes else answer
 
     def deadline_seconds(self, timeout: float | None) -> float:
@@ -123,9 +126,12 @@ class StoreWorkers:
             raise QueryError("timeout must be a positive number of seconds")
         return min(timeout, self.config.timeout)
 
-    def _run(self, text: str, seconds: float, limit: int | None = None, planned: dict | None = None) -> dict[str, Any]:
+    def _run(self, text: str, seconds: float, limit: int | None = None, planned: dict | None = None,
+             cap: int | None = None) -> dict[str, Any]:
         msg = {"op": "query", "query": text, "solutions": SOLUTIONS_FORMAT, "graph": GRAPH_FORMAT,
                "max_rows": self.config.max_rows, "max_bytes": self.config.max_bytes, "planned": planned}
+        if cap is not None:
+            msg.update(row_cap=min(cap, self.config.max_rows), triple_cap=min(cap, self.config.max_rows))
         return decode(self._call(msg, seconds), limit)
 
     def _call(self, msg: dict, seconds: float) -> dict:

@@ -33,7 +33,7 @@ async def _stdio(server: Server[Any]) -> None:
 def serve_stdio(config: McpConfig, ready: Callable[[Tools], None] | None = None) -> None:
     """Answer one MCP client over stdin and stdout until it closes them."""
     with StoreWorkers(config) as workers:
-        tools = Tools(workers)
+        tools = Tools(workers, config.all_tools)
         if ready is not None:
             ready(tools)
         anyio.run(_stdio, build_server(tools))
@@ -68,7 +68,7 @@ def serve_http(config: McpConfig, port: int, ready: Callable[[Tools, str], None]
     sock = bind(port)
     try:
         with StoreWorkers(config) as workers:
-            tools = Tools(workers)
+            tools = Tools(workers, config.all_tools)
             bound = sock.getsockname()[1]
             app = build_server(tools).streamable_http_app(streamable_http_path=HTTP_PATH, host=HTTP_HOST,
                                                           transport_security=security(bound, config.origins))

@@ -202,7 +202,9 @@ class Worker:
                 if msg.get("render") is False:
                     return {"variables": variables, "rows": rows}
                 return solutions_answer(variables, rows, wanted, msg, self.iris.base)
-            triples = _take(result, max_rows, "triples")
+            # a triple_cap (kg mcp's sparql) reads the first triples, flagged by the caller, not refused
+            triples = _take(result if msg.get("triple_cap") is None else islice(result, msg["triple_cap"]),
+                            max_rows, "triples")
             if msg.get("render") is False:
                 return {"triples": triples}
             return triples_answer(triples, wanted, msg, self.iris.base)
