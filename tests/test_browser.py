@@ -417,8 +417,11 @@ class Browser:
         message, self.buffer = self.buffer.split(b"\0", 1)
         return self.json.loads(message)
 
-    def open(self, url: str) -> None:
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+    def open(self, url: str, *, fresh: bool = False) -> None:
+        """Open ``url`` in a new tab (``fresh``: in a new browser context, which shares no storage
+        with the others, as another person's browser would)."""
+        place = {"browserContextId": self.send("Target.createBrowserContext")["browserContextId"]} if fresh else {}
+        target = self.send("Target.createTarget", url="about:blank", **place)["targetId"]
         self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
             self.send(domain)
@@ -554,3 +557,106 @@ def test_errors_are_pages_in_a_browser(server, browser):
     browser.screenshot(folder / "error-400.png")
     browser.open(f"{url}/id/system/?tier=abc")
     assert browser.eval("document.querySelector('p.error').textContent") == "Tier must be a whole number, such as 1."
+
+
+# ---------------------------------------------------------------------------
+# The editor keeps its tabs, shares a query by link, charts with prefixed names
+
+EDITOR = "window.kgYasgui.getTab().getYasqe()"
+EDITOR_READY = "window.kgYasgui && window.kgYasgui.getTab() && window.kgYasgui.getTab().getYasqe()"
+PROTOCOL_COUNTS = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
+                   "SELECT ?protocol (COUNT(DISTINCT ?s) AS ?systems) WHERE { ?s kg:supportsProtocol ?protocol }\n"
+                   "GROUP BY ?protocol ORDER BY ?protocol")
+
+
+@pytest.fixture
+def own_browser(server, tmp_path):
+    """A browser with a profile of its own (its storage starts empty)."""
+    driven = Browser(tmp_path / "profile")
+    try:
+        yield driven
+    finally:
+        driven.close()
+
+
+def test_a_query_typed_in_the_editor_is_there_after_a_reload(server, own_browser):
+    url, folder = server
+    browser = own_browser
+    browser.open(url + "/")
+    browser.wait(EDITOR_READY)
+    typed = "SELECT ?s WHERE { ?s a <https://w3id.org/agent-landscape/ontology#Vendor> } LIMIT 3 # typed"
+    browser.eval(f"{EDITOR}.setValue(''); {EDITOR}.focus(); true")
+    browser.send("Input.insertText", text=typed)  # as a keyboard types it
+    assert browser.eval(f"{EDITOR}.getValue()") == typed
+    browser.send("Page.reload")  # at once: before the editor loses focus or runs
+    browser.wait("document.readyState === 'complete'")
+    browser.wait(EDITOR_READY)
+    assert browser.eval(f"{EDITOR}.getValue()") == typed
+    # a catalog question's "SPARQL" link opens its text in a tab of its own; the typed one stays
+    browser.send("Page.navigate", url=url + "/?example=info")
+    browser.wait("location.search === '' && document.readyState === 'complete'")
+    browser.wait(EDITOR_READY + " && window.kgYasgui.getTab().getName() === 'info'")
+    from kg.queries import load
+
+    assert browser.eval(f"{EDITOR}.getValue()") == load("info").shown_text
+    values = browser.eval("Object.values(window.kgYasgui._tabs).map(t => t.getPersistedJson().yasqe.value)")
+    assert typed in values and len(values) == 2
+    browser.screenshot(folder / "editor-tabs.png")
+    assert browser.problems() == []
+
+
+def test_a_share_link_opens_the_query_in_another_browser(server, own_browser):
+    url, folder = server
+    browser = own_browser
+    browser.open(url + "/")
+    browser.wait(EDITOR_READY)
+    query = PROTOCOL_COUNTS + "  # shared"
+    browser.eval(f"window.kgYasgui.getTab().setQuery({__import__('json').dumps(query)}); true")
+    link = browser.eval("window.kgYasgui.getTab().getShareableLink()")
+    assert link.startswith(url + "/#") and "query=" in link
+    # another person's browser (no storage shared), the link pointing elsewhere as well
+    browser.open(link + "&endpoint=" + __import__("urllib.parse").parse.quote("http://example.org/sparql"), fresh=True)
+    browser.wait(EDITOR_READY)
+    assert browser.eval(f"{EDITOR}.getValue()") == query
+    assert browser.eval("window.kgYasgui.getTab().getEndpoint()") == url + "/sparql"
+    assert browser.eval("Object.keys(window.kgYasgui._tabs).length") == 1
+    browser.screenshot(folder / "editor-shared.png")
+    assert browser.problems() == []
+
+
+def test_the_chart_labels_its_bars_with_prefixed_names(server, own_browser, find_oracle):
+    """The bars read kg:MCP as the table does (not the IRI cut short), their lengths the counts of
+    the systems that support each protocol, from the JSON."""
+    import json
+
+    url, folder = server
+    browser = own_browser
+    browser.open(url + "/")
+    browser.wait(EDITOR_READY)
+    browser.eval(f"{EDITOR}.setValue({json.dumps(PROTOCOL_COUNTS)}); {EDITOR}.query().then(() => true, () => true)")
+    browser.wait("document.querySelectorAll('.yasr table.dataTable tbody tr').length === 3")
+    table = browser.eval("[...document.querySelectorAll('.yasr table.dataTable tbody tr td:nth-child(2)')]"
+                         ".map(td => td.textContent.trim())")
+    browser.eval("window.kgYasgui.getTab().getYasr().selectPlugin('chart')")
+    browser.wait("document.querySelectorAll('.kg-chart rect.kg-chart-bar').length === 3")
+    labels = browser.eval("[...document.querySelectorAll('.kg-chart .kg-chart-label')].map(t => t.textContent)")
+    values = browser.eval("[...document.querySelectorAll('.kg-chart .kg-chart-value')].map(t => Number(t.textContent))")
+    local = {"a2a": "A2A", "mcp": "MCP", "opentelemetry": "OpenTelemetry"}
+    want = {f"kg:{local[p]}": sum(1 for f in find_oracle.facts if f["modes"].get(p) in ("native", "adapter", "client"))
+            for p in local}
+    assert labels == table == sorted(want)
+    assert dict(zip(labels, values)) == want
+    browser.screenshot(folder / "editor-chart.png")
+    assert browser.problems() == []
+
+
+def test_the_index_table_starts_beside_the_facets(server, own_browser):
+    """The facets are a column beside the table, not a block above it: the table starts near the top."""
+    url, folder = server
+    browser = own_browser
+    browser.open(url + "/id/system/")
+    top = browser.eval("document.querySelector('table.systems').getBoundingClientRect().top")
+    facets = browser.eval("document.querySelector('aside.facets').getBoundingClientRect().right")
+    table = browser.eval("document.querySelector('table.systems').getBoundingClientRect().left")
+    assert top < 400 and facets <= table
+    browser.screenshot(folder / "index-facets-beside.png")

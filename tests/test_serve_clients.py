@@ -98,3 +98,13 @@ def test_rdflib_sparqlstore(endpoint, tier_five):
     assert {str(row.name) for row in graph.query(TIER_FIVE)} == tier_five
     built = rdflib.Graph(store=SPARQLStore(endpoint)).query(CONSTRUCT)  # its default: XML, RDF/XML for graphs
     assert {str(o) for o in built.graph.objects(None, rdflib.URIRef("https://schema.org/name"))} == tier_five
+
+
+def test_rdflib_sparqlstore_asks_a_construct_for_json(endpoint, tier_five):
+    """SPARQLStore with returnFormat json sends ``Accept: application/sparql-results+json`` for a
+    CONSTRUCT too: the graph comes in the default RDF format (Turtle), never a 406."""
+    from rdflib.plugins.stores.sparqlstore import SPARQLStore
+
+    built = rdflib.Graph(store=SPARQLStore(endpoint, returnFormat="json")).query(CONSTRUCT)
+    assert built.type == "CONSTRUCT"
+    assert {str(o) for o in built.graph.objects(None, rdflib.URIRef("https://schema.org/name"))} == tier_five

@@ -90,3 +90,11 @@ def test_the_data_dump_read_as_a_file(server, expected_records):
     query = f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ GRAPH ?g {{ ?s a <{KG}System> }} }}"
     rows = bindings(comunica(server, "file@{url}/store", query, "application/sparql-results+json"))
     assert int(rows[0]["n"]) == len(expected_records)
+
+
+def test_the_site_address_answers_its_service_description(server, expected_records):
+    """Comunica given the site's own address (``/``, the query page for a browser) asks it for RDF,
+    reads the service description there and sends the query to the endpoint it names."""
+    query = f"SELECT (COUNT(?s) AS ?n) WHERE {{ ?s a <{KG}System> }}"
+    rows = bindings(comunica(server, "{url}/", query, "application/sparql-results+json"))
+    assert int(rows[0]["n"]) == len(expected_records)

@@ -171,3 +171,84 @@ def test_the_index_is_paged(client, find_oracle, expected_records):
     assert "next" not in last.headers["link"]
     # a facet link starts the narrower list at its first page
     assert "offset" not in facets_shown(client.get("/id/system/?offset=100").text)["tier"]["1"][1]
+
+
+# ---------------------------------------------------------------------------
+# sorted by any column shown; the table as CSV
+
+
+def by_name(find_oracle, facets: dict, descending: bool = False) -> list[str]:
+    """The ids find gives for ``facets``, sorted by name (case folded) as the index sorts them: ties
+    kept in find's order, the other way with ``descending`` (ties still in find's order)."""
+    ids = expected(find_oracle, facets)[0]
+    names = {f["id"]: f["name"].casefold() for f in find_oracle.facts}
+    return sorted(ids, key=lambda i: names[i], reverse=descending)
+
+
+def test_the_index_sorts_by_any_column_shown(client, find_oracle, expected_records):
+    every = by_name(find_oracle, {})
+    status, text = page(client, {"sort": "name", "limit": "1000"})
+    assert status == 200 and listed(text) == every
+    assert f'<p class="muted" id="count">{len(every)} of {len(expected_records)} systems</p>' in text
+    assert '<th aria-sort="ascending"><a href="?sort=-name&amp;limit=1000" data-sort="name">' in text
+    assert listed(page(client, {"sort": "-name", "limit": "1000"})[1]) == by_name(find_oracle, {}, True)
+    tiers = [expected_records[i]["tier"] for i in listed(page(client, {"sort": "-tier", "limit": "1000"})[1])]
+    assert tiers == sorted((r["tier"] for r in expected_records.values()), reverse=True)
+    # paged: the second page goes on where the first stopped
+    assert listed(page(client, {"sort": "name", "offset": "100"})[1]) == every[100:200]
+    # every column shown sorts: its cells in order (empty ones last), the same systems
+    for key, column in (("vendor", 3), ("section", 2), ("deployment", 5), ("protocols", 6), ("open", 4)):
+        shown = client.get(f"/id/system/?sort={key}&limit=1000&tier=1").text
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", row[column])) for row in
+                 (re.findall(r"<td[^>]*>(.*?)</td>", tr) for tr in re.findall(r"<tr><td>.*?</tr>", shown))]
+        filled = [c.casefold() for c in cells if c]
+        assert filled == sorted(filled) and cells == [c for c in cells if c] + [c for c in cells if not c], key
+        assert sorted(listed(shown)) == sorted(expected(find_oracle, {"tier": "1"})[0]), key
+    # the facets' links keep the order
+    assert "sort=name" in facets_shown(text)["tier"]["1"][1]
+
+
+def test_a_sort_by_no_column_is_refused(client):
+    status, text = page(client, {"sort": "price"})
+    assert status == 400 and "Sort by one of the columns: name, tier, section, vendor, open, deployment, protocols" in text
+
+
+def test_the_index_as_csv_sorted(client, find_oracle, expected_records):
+    """The issue's check: ``?format=csv&sort=name`` is the whole sorted table, every column of find."""
+    import csv
+    import io
+
+    from kg.find import columns
+
+    answer = client.get("/id/system/?format=csv&sort=name")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "text/csv; charset=utf-8"
+    rows = list(csv.DictReader(io.StringIO(answer.text)))
+    assert list(rows[0]) == columns()
+    assert [r["id"] for r in rows] == by_name(find_oracle, {})
+    assert {r["id"]: int(r["tier"]) for r in rows} == {i: r["tier"] for i, r in expected_records.items()}
+    assert {r["id"]: r["name"] for r in rows} == {i: r["name"] for i, r in expected_records.items()}
+    # with facets, the other way, by Accept
+    narrowed = client.get("/id/system/?tier=1&open=true&sort=-name", headers={"Accept": "text/csv"})
+    assert [r["id"] for r in csv.DictReader(io.StringIO(narrowed.text))] == by_name(
+        find_oracle, {"tier": "1", "open": "true"}, True)
+    # paged when asked, with its next page in Link
+    first = client.get("/id/system/?format=csv&sort=name&limit=10")
+    assert [r["id"] for r in csv.DictReader(io.StringIO(first.text))] == by_name(find_oracle, {})[:10]
+    assert first.headers["link"] == '<?sort=name&format=csv&offset=10&limit=10>; rel="next"'
+    # and JSON sorts the same way
+    document = client.get("/id/system/?format=json&sort=name&limit=1000").json()
+    assert [r["id"] for r in document["rows"]] == by_name(find_oracle, {})
+
+
+def test_a_format_the_index_has_not_is_refused_with_those_it_has(client):
+    answer = client.get("/id/system/?format=xlsx")
+    assert answer.status_code == 400
+    assert answer.json()["message"] == "format must be one of html, json, csv, turtle, jsonld, ntriples, rdfxml"
+
+
+def test_the_facets_are_beside_the_table(client):
+    """The facets are a column of their own before the table (a grid), each group collapsible."""
+    text = page(client, {})[1]
+    assert text.index('<aside class="facets"') < text.index('<table class="systems">')
+    assert re.search(r'<div class="catalog">\s*<aside class="facets"', text)
+    assert text.count("<details class=\"facet\"") >= 10

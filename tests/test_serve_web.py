@@ -181,3 +181,83 @@ def test_the_editor_is_served_from_this_origin_under_a_strict_policy(client):
         assert path.endswith(".txt") or b"sourceMappingURL" not in answer.content  # no map to fetch
     assert client.get("/static/../routes.py").status_code == 404
     assert client.get("/static/nothing.js").status_code == 404
+
+
+# ---------------------------------------------------------------------------
+# Negotiation: the site's address, the VoID page, N3
+
+
+SD = "http://www.w3.org/ns/sparql-service-description#"
+
+
+@pytest.mark.parametrize("accept,fmt", [("text/turtle", RdfFormat.TURTLE), ("application/ld+json", RdfFormat.JSON_LD),
+                                        ("application/n-triples", RdfFormat.N_TRIPLES)])
+def test_the_site_address_answers_the_service_description_to_rdf(client, bundled_store, accept, fmt):
+    """``/`` is the query page for a browser (and for ``*/*``), the service description for a client
+    that asks for RDF: the site's address is the service, its endpoint ``/sparql``."""
+    answer = client.get("/", headers={"Accept": accept})
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith(accept)
+    assert "Accept" in answer.headers["vary"].split(", ")
+    triples = list(parse(answer.content, format=fmt))
+    endpoints = {(t.subject.value, t.object.value) for t in triples if t.predicate.value == SD + "endpoint"}
+    assert endpoints == {("http://testserver/", "http://testserver/sparql")}
+    assert {t.object.value for t in triples if t.predicate.value == SD + "name"} == {
+        g.value for g in bundled_store.named_graphs()}
+    for page_accept in (BROWSER, "*/*", None):
+        page = client.get("/", headers={"Accept": page_accept} if page_accept else {})
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), page_accept
+
+
+def test_well_known_void_as_a_page(client):
+    """``/.well-known/void`` for a browser: a page of the same statements as its Turtle."""
+    page = client.get("/.well-known/void", headers={"Accept": BROWSER})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    turtle = list(parse(client.get("/.well-known/void", headers={"Accept": "text/turtle"}).content,
+                        format=RdfFormat.TURTLE))
+    text = html.unescape(page.text)
+    dataset = "https://w3id.org/agent-landscape/id/dataset"
+    assert f"<code>{dataset}</code>" in text and "<h2>The dataset</h2>" in text
+    for t in turtle:
+        if t.subject.value == dataset and not t.object.value.startswith("_:"):
+            assert t.object.value in text or t.object.value.rsplit("/", 1)[-1] in text, t
+    assert 'href="http://testserver/sparql"' in text and 'href="http://testserver/store"' in text
+    assert client.get("/.well-known/void?format=html").status_code == 200
+
+
+def test_n3_is_served_as_turtle(client, expected_records):
+    system = sorted(expected_records)[0]
+    turtle = client.get(f"/id/system/{system}", headers={"Accept": "text/turtle"})
+    n3 = client.get(f"/id/system/{system}", headers={"Accept": "text/n3"})
+    assert n3.status_code == 200 and n3.headers["content-type"] == "text/turtle; charset=utf-8"
+    assert set(parse(n3.content, format=RdfFormat.TURTLE)) == set(parse(turtle.content, format=RdfFormat.TURTLE))
+    assert client.get("/ontology", headers={"Accept": "text/n3"}).headers["content-type"].startswith("text/turtle")
+
+
+# ---------------------------------------------------------------------------
+# What a page of rows says, and what it leaves to the docs
+
+
+def test_a_page_says_which_rows_of_how_many(client, find_oracle):
+    """A 250-row answer's first page says "rows 1-100 of 250", not "100 row(s)"."""
+    query = (f"PREFIX kg: <{KG}> SELECT ?s WHERE {{ ?s a kg:System }} ORDER BY ?s LIMIT 250")
+    first = client.get("/sparql?" + urlencode({"query": query}), headers={"Accept": BROWSER}).text
+    assert '<p class="muted" id="count">rows 1&ndash;100 of 250</p>' in first
+    last = client.get("/sparql?" + urlencode({"query": query, "offset": "200"}), headers={"Accept": BROWSER}).text
+    assert '<p class="muted" id="count">rows 201&ndash;250 of 250</p>' in last
+    # a named query without a limit of its own: its rows counted past the page
+    open_source = sum(1 for f in find_oracle.facts if f["open"])
+    named = client.get("/queries/open-source-systems?run=1", headers={"Accept": BROWSER}).text
+    assert f'<p class="muted" id="count">rows 1&ndash;100 of {open_source}</p>' in named
+    # one page holds them all
+    small = client.get("/queries/protocol-adoption?run=1", headers={"Accept": BROWSER}).text
+    assert re.search(r'<p class="muted" id="count">\d+ rows</p>', small)
+
+
+def test_pages_leave_the_benchmark_notes_to_the_docs(client):
+    from kg.queries import load
+
+    find = load("find")
+    assert find.cost  # the query has its note...
+    page = client.get("/queries/find", headers={"Accept": BROWSER}).text
+    assert "Cost:" not in page and html.escape(find.cost[:40]) not in page  # ...the page does not show it

@@ -7,7 +7,7 @@ import signal
 import sys
 
 from ..errors import StoreError, UsageError
-from .common import EXIT_OK, err, positive
+from .common import EXIT_OK, add_queries_option, err, positive, query_folders
 
 _MISSING_SDK = "kg mcp needs the MCP SDK: pip install 'agent-landscape-kg[mcp]'"
 
@@ -33,6 +33,7 @@ def options_mcp(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="with --http: also accept browser requests whose Origin is ORIGIN (scheme://host[:port]; "
                         "repeatable; default: only the server's own origin, 127.0.0.1, localhost or [::1] at its port)")
+    add_queries_option(p)
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -52,7 +53,7 @@ def run_mcp(args: argparse.Namespace) -> int:
         raise UsageError("--allow-origin applies to --http only")
     config = McpConfig(store=args.store, base=args.base, timeout=args.timeout, max_rows=args.max_rows,
                        workers=args.workers, origins=tuple(origin(o) for o in args.allow_origin),
-                       all_tools=args.all_tools)
+                       all_tools=args.all_tools, queries=tuple(query_folders(args)))
     limits = f"{args.timeout:g} s timeout, max {args.max_rows} rows, read-only"
     if not args.http:
         if sys.stdin.isatty():

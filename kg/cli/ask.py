@@ -8,7 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, safe_text
-from .common import EXIT_OK, err, existing_store, iris, positive, query_params, stage_printer, store_folders
+from .common import (EXIT_OK, add_queries_option, err, existing_store, iris, positive, query_folders, query_params,
+                     stage_printer, store_folders)
 
 if TYPE_CHECKING:
     from ..analyse import Analysis
@@ -43,6 +44,7 @@ def options_query(p: argparse.ArgumentParser) -> None:
                    help="with --endpoint: total deadline of each request, the whole answer included; "
                         "past it, exit 4 (default 60)")
     add_format_option(p, graphs=True)
+    add_queries_option(p)
 
 
 def _param_text(query: "NamedQuery") -> str:
@@ -86,6 +88,7 @@ def run_query(args: argparse.Namespace) -> int:
     from .. import queries
     from ..answering import write_answer
 
+    query_folders(args)
     if args.list:
         return _list_queries(args)
     if args.query in ADVICE_TOOLS and args.text is None:

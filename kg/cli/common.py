@@ -33,8 +33,9 @@ EXIT_CODES = {
     EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter; an output path "
                 "that is a folder, an input, inside an input folder or a store, or cannot be written; a validation "
                 "stopped at its --timeout)",
-    EXIT_INPUT: "unreadable input (a file cannot be read or parsed, --strict rejected bad records, or "
-                "shapes kg will not run); nothing written",
+    EXIT_INPUT: "unreadable input (a file cannot be read or parsed, --strict rejected bad records, shapes kg "
+                "will not run, or a query file of --queries that is wrong or takes a name already taken, named "
+                "with its line); nothing written",
     EXIT_STORE: "store error (no store yet, a damaged store, locked by another process, a remote store or "
                 "endpoint that cannot be reached in time, answers with what is not SPARQL results, or differs "
                 "after kg push)",
@@ -146,6 +147,24 @@ def query_params(pairs: list[str] | None) -> dict[str, str]:
             raise UsageError(f"--param {safe_text(name, 40)} given twice")
         params[name] = value
     return params
+
+
+def add_queries_option(parser: argparse.ArgumentParser) -> None:
+    """``--queries DIR``: folders of the user's own named queries (kg.queries.folders)."""
+    parser.add_argument("--queries", action="append", metavar="DIR",
+                        help="a folder of your own named queries: .rq files with the header of the bundled ones, "
+                             "each a named query of its file's name (repeatable; default: $KG_QUERIES, folders "
+                             "separated by ':'); a bad file or a name already taken is an error (exit 3)")
+
+
+def query_folders(args: argparse.Namespace) -> list[str]:
+    """The folders of the user's queries (``--queries``, else ``KG_QUERIES``), checked and registered
+    in the query registry, so that every face of this command lists and runs them."""
+    from ..queries import from_environment, use_folders
+
+    folders = list(args.queries) if getattr(args, "queries", None) else from_environment()
+    use_folders(folders)
+    return folders
 
 
 def positive(value: int | None, option: str) -> None:

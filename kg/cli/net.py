@@ -7,7 +7,7 @@ import os
 import signal
 
 from ..errors import StoreError, UsageError
-from .common import EXIT_OK, EXIT_STORE, err, existing_store, iris, progress_printer
+from .common import EXIT_OK, EXIT_STORE, add_queries_option, err, existing_store, iris, progress_printer, query_folders
 
 
 def options_serve(p: argparse.ArgumentParser) -> None:
@@ -40,6 +40,10 @@ def options_serve(p: argparse.ArgumentParser) -> None:
                         "to loopback, which turns DNS-rebinding pages away; any when bound elsewhere); behind a "
                         "proxy, the public host name")
     p.add_argument("--quiet", "-q", action="store_true", help="no access log on stderr")
+    p.add_argument("--metrics", action="store_true",
+                   help="serve /metrics: requests, latency, timeouts, worker replacements, cache hits and the store's "
+                        "generation in the Prometheus text format (needs the [metrics] extra; off by default)")
+    add_queries_option(p)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -54,11 +58,17 @@ def run_serve(args: argparse.Namespace) -> int:
         err(f"kg serve: warning: listening on {args.host}, reachable from other machines; "
             "queries can still be expensive, so keep the limits")
 
+    folders = tuple(query_folders(args))
+
     def ready(server: "serve.Server") -> None:
         mode = "updates allowed with the bearer token at /update" if args.allow_update else "read-only"
         err(f"kg serve: SPARQL endpoint {server.url}/sparql, query page {server.url}/ "
             f"({server.pool.size} workers, {args.timeout:g} s timeout, max {args.max_rows} rows, {mode})")
         err(f"kg serve: system pages at {server.url}/id/system/<id>; press Ctrl-C to stop")
+        if args.metrics:
+            err(f"kg serve: metrics at {server.url}/metrics (Prometheus text format)")
+        if folders:
+            err(f"kg serve: your named queries from {', '.join(folders)}: forms at {server.url}/queries/<name>")
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -70,7 +80,7 @@ def run_serve(args: argparse.Namespace) -> int:
                     answer_cache_mb=args.answer_cache_mb, max_request_bytes=args.max_request_bytes,
                     workers=args.workers or 0, worker_memory_mb=args.worker_memory_mb,
                     allow_update=args.allow_update, token=token, cors=args.cors,
-                    log=None if args.quiet else err,
+                    log=None if args.quiet else err, queries=folders, metrics=args.metrics,
                     **({"allowed_hosts": tuple(args.allowed_host)} if args.allowed_host else {}))
     except KeyboardInterrupt:
         err("kg serve: stopped")

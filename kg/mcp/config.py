@@ -41,6 +41,7 @@ class McpConfig:
     worker_memory_mb: int = DEFAULT_WORKER_MEMORY_MB
     origins: tuple[str, ...] = field(default_factory=tuple)  # Origin headers --http accepts besides its own
     all_tools: bool = False  # list every named query as a tool, plumbing (check-*, select-*) included
+    queries: tuple[str, ...] = field(default_factory=tuple)  # folders of the user's named queries (--queries)
 
     def check(self) -> None:
         if self.timeout <= 0 or self.max_rows < 1 or self.workers < 1:
@@ -48,6 +49,9 @@ class McpConfig:
         if not os.path.isdir(self.store):
             raise StoreError(f"no store at {self.store}: run 'kg build' first (or pass --store)")
         Iris(self.base)
+        from ..queries import use_folders  # registered here, before the tools are listed from the registry
+
+        use_folders(self.queries)
 
     def worker_settings(self) -> dict:
         """The settings a query worker (:mod:`kg.runtime.pool`) is started with: the endpoint's

@@ -31,6 +31,7 @@ from ..sparql.lexer import query_form, variables
 
 HEADER_KEYS = ("title", "question", "returns")
 
+_COST = re.compile(r"^#\s*cost\s*:", re.IGNORECASE)
 _HEADER = re.compile(r"^#\s*(title|question|param|returns|description|cost)\s*:\s*(.*)$", re.IGNORECASE)
 
 
@@ -62,6 +63,12 @@ class NamedQuery:
         lines = self.text.splitlines(keepends=True)
         start = next((i for i, line in enumerate(lines) if line.strip() and not line.startswith("#")), len(lines))
         return "".join(lines[start:])
+
+    @property
+    def shown_text(self) -> str:
+        """The text as pages and editors show it: without its ``# cost:`` lines (the benchmarks'
+        notes, for the docs and ``kg query --list``, not for readers of a page)."""
+        return "".join(line for line in self.text.splitlines(keepends=True) if not _COST.match(line))
 
     @property
     def limit_param(self) -> Param | None:

@@ -4,7 +4,8 @@
   (both servers give the SPARQL endpoint's, :mod:`kg.serve.worker`), killed and replaced past
   a deadline; SPARQL Updates in one-off writable processes. Its parts: ``child`` (what runs in
   a child process), ``pipe`` (a child seen from the server, and the messages they exchange),
-  ``checkout`` (the idle workers and the two ways to take one), ``answer_cache`` (answers given
+  ``checkout`` (the idle workers and the two ways to take one), ``counts`` (what the workers count,
+  gathered in the server), ``answer_cache`` (answers given
   again while the store's generation is the same) and ``failures`` (a failed call, and the one
   answer both servers give for it);
 * ``limits``: the query limits both servers apply (deadline, rows, bytes, query length, worker memory);

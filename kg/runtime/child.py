@@ -80,11 +80,15 @@ def _worker_main(conn: Any, settings: dict) -> None:
 
 def _answer(worker: Any, msg: dict) -> dict:
     """The worker's answer, with the generation it was read from when the server may give it
-    again (``"generation"``, taken off by the pool; see kg.runtime.answer_cache)."""
+    again (``"generation"``, taken off by the pool; see kg.runtime.answer_cache) and the worker's
+    running counts (``"counts"``, taken off by the pool; see kg.runtime.counts)."""
     answer = worker.handle(msg)
     keepable = getattr(worker, "keepable", None)
     if keepable is not None and answer.get("status") == 200:
         answer["generation"] = keepable(msg)
+    counts = getattr(worker, "counts", None)
+    if counts:  # the worker's running totals, gathered by the pool (kg.runtime.counts)
+        answer["counts"] = dict(counts)
     return answer
 
 

@@ -35,6 +35,7 @@ from ..errors import StoreError
 from .answer_cache import DEFAULT_ANSWER_BYTES, GenerationCache, Lookup
 from .checkout import IdleWorkers
 from .child import IDLE_CHECK_S
+from .counts import WorkerCounts
 from .failures import PoolBusy, WorkerDied, WorkerTimeout
 from .pipe import INLINE_ANSWER_BYTES, ChildProcess
 
@@ -44,10 +45,13 @@ __all__ = ["DEFAULT_ANSWER_BYTES", "IDLE_CHECK_S", "INLINE_ANSWER_BYTES", "QUERY
 QUERY_WORKER = "kg.serve.worker"  # the module both servers' workers run: the endpoint's (guard, limits, formats)
 
 
-def worker_settings(store: str, base: str, memory_mb: int, worker: str = QUERY_WORKER) -> dict:
+def worker_settings(store: str, base: str, memory_mb: int, worker: str = QUERY_WORKER,
+                    queries: tuple[str, ...] = ()) -> dict:
     """The settings a pool's workers start with: the ``worker`` module they run, the store and base
-    IRI it reads, each worker's memory cap, and this process (a worker exits when it does)."""
-    return {"worker": worker, "store": store, "base": base, "memory_mb": memory_mb, "parent": os.getpid()}
+    IRI it reads, each worker's memory cap, the folders of the user's named queries it registers
+    (:mod:`kg.queries.folders`), and this process (a worker exits when it does)."""
+    return {"worker": worker, "store": store, "base": base, "memory_mb": memory_mb, "queries": list(queries),
+            "parent": os.getpid()}
 
 
 class WorkerPool:
@@ -75,6 +79,7 @@ class WorkerPool:
         self._procs_lock = threading.Lock()
         self.replaced = 0
         self.timeouts = 0
+        self.counts = WorkerCounts()  # what the workers counted, sent with their answers
 
     # -- the workers ---------------------------------------------------------
 
@@ -86,6 +91,7 @@ class WorkerPool:
 
     def _kill(self, proc: ChildProcess) -> None:
         proc.kill()
+        self.counts.retire(proc.proc.pid)
         with self._procs_lock:
             self._procs.discard(proc)
 
@@ -140,6 +146,7 @@ class WorkerPool:
         return failed if isinstance(failed, WorkerTimeout) else WorkerDied(proc.proc.returncode)
 
     def _release(self, proc: ChildProcess, reply: dict) -> dict:
+        self.counts.take(proc.proc.pid, reply)
         if self._closed:
             self._kill(proc)
         else:
@@ -205,7 +212,7 @@ class WorkerPool:
             answers = []
             for proc in procs:
                 try:
-                    answers.append(proc.call(msg, deadline))
+                    answers.append(self.counts.take(proc.proc.pid, proc.call(msg, deadline)))
                 except (WorkerTimeout, WorkerDied):
                     procs.remove(proc)
                     self._kill(proc)

@@ -261,7 +261,8 @@ def _response(reply: dict, method: str) -> Response:
 
 class _Edge:
     """ASGI middleware: the Host allow-list, headers every answer carries (nosniff, CORS
-    when configured), the answer count and the access log (path only, never the query)."""
+    when configured), the answer count, the metrics (with ``--metrics``) and the access log
+    (path only, never the query)."""
 
     def __init__(self, app: ASGIApp, service: Service) -> None:
         self.app, self.service = app, service
@@ -275,12 +276,17 @@ class _Edge:
             await self.app(scope, receive, send)
             return
         status = 0
+        started = time.monotonic()
+        metrics = self.service.metrics
+        route = _route_label(scope) if metrics is not None else ""
 
         async def sending(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
                 message["headers"] = list(message.get("headers", [])) + self.extra
+                if metrics is not None:
+                    metrics.started(route, time.monotonic() - started)
             await send(message)
 
         try:
@@ -291,10 +297,23 @@ class _Edge:
                 await self.app(scope, receive, sending)
         finally:
             self.service.count(status)
+            if metrics is not None:
+                metrics.answered(route, scope["method"], status)
             if self.service.log is not None:
                 client = (scope.get("client") or ("-", 0))[0]
                 self.service.log(safe_text(f'{client} "{scope["method"]} {scope["path"]} '
                                            f'HTTP/{scope.get("http_version", "1.1")}" {status or "-"}', 300))
+
+
+def _route_label(scope: Scope) -> str:
+    """The route a request is counted under: the first path of its row in the route table (a few
+    labels, whatever the paths asked), ``unrouted`` for a path that is no page."""
+    path = scope.get("path") or "/"
+    root = scope.get("root_path") or ""
+    if root and path.startswith(root):
+        path = path[len(root):] or "/"
+    found = routes.match(path)
+    return found[0].paths[0] if found is not None else "unrouted"
 
 
 def _host_name(scope: Scope) -> str:

@@ -17,6 +17,13 @@ A count is what its link finds: the support modes, with a protocol chosen, are t
 [('native', 1), ('none', 1)]
 >>> form_error({"tier": "abc"}), form_error({"open": "yes"}), form_error({"tier": "2"})
 ('Tier must be a whole number, such as 1.', 'Open source must be true or false.', None)
+
+The rows sort by any column the table shows (``sort=vendor``; ``sort=-tier``: the other way), ties
+kept in ``find``'s order (tier, then name):
+
+>>> rows = [{"id": "b", "name": "B", "tier": 2}, {"id": "a", "name": "a", "tier": 1}]
+>>> [r["id"] for r in sorted_rows(rows, "name")], [r["id"] for r in sorted_rows(rows, "-tier")]
+(['a', 'b'], ['b', 'a'])
 """
 
 from __future__ import annotations
@@ -38,6 +45,12 @@ FACET_GROUPS = (
     ("Governance", "governance", "governance"), ("Conflict", "conflict", "conflict"),
 )
 TITLES = {param: title for title, param, _ in FACET_GROUPS} | {"text": "Text", "limit": "At most"}
+# the table's columns: (the sort parameter's value, the heading, the find column it shows)
+COLUMNS = (("name", "system", "name"), ("tier", "tier", "tier"), ("section", "primary section", "primary_section"),
+           ("vendor", "vendor", "vendor_name"), ("open", "open source", "open_source"),
+           ("deployment", "deployment", "deployment"), ("protocols", "protocols", "protocol_support"))
+SORT_KEYS = {key: column for key, _, column in COLUMNS}
+NOT_FACETS = ("offset", "limit", "sort")  # parameters of the page, not of find
 _LABELS = {"open": {"true": "open source", "false": "not open source"},
            "selfhost": {"true": "self-hostable", "false": "not self-hostable"}}
 _SELF_HOSTED = ("self-hosted", "both")  # as find's selfhost parameter reads the deployment mode
@@ -76,11 +89,52 @@ def form_error(chosen: Mapping[str, str]) -> str | None:
     tier = chosen.get("tier")
     if tier is not None and not tier.strip().isdigit():
         return "Tier must be a whole number, such as 1."
+    sort = chosen.get("sort")
+    if sort is not None and sort.lstrip("-") not in SORT_KEYS:
+        return f"Sort by one of the columns: {', '.join(SORT_KEYS)} (a leading '-': the other way)."
     try:
         Page.read(chosen)
     except ValueError as err:
         return str(err)
     return None
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    """Numbers as numbers, text folded; an empty cell last."""
+    if value is None or value == "":
+        return (2, "")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value)
+    return (1, str(value).casefold())
+
+
+def sorted_rows(rows: list[dict[str, Any]], sort: str | None) -> list[dict[str, Any]]:
+    """``rows`` sorted by the column ``sort`` names (``-``: descending, empty cells still last);
+    ties keep their order. No ``sort``: as they are."""
+    if not sort:
+        return rows
+    column = SORT_KEYS[sort.lstrip("-")]
+    descending = sort.startswith("-")
+    filled = [r for r in rows if _sort_key(_shown(r, column))[0] < 2]
+    empty = [r for r in rows if _sort_key(_shown(r, column))[0] == 2]
+    return sorted(filled, key=lambda r: _sort_key(_shown(r, column)), reverse=descending) + empty
+
+
+def _shown(row: Mapping[str, Any], column: str) -> Any:
+    return (row.get("name") or row.get("id")) if column == "name" else row.get(column)
+
+
+def sort_links(chosen: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The table's headings, each a link that sorts by its column (again: the other way), the
+    sorted one marked (``aria-sort``)."""
+    current = chosen.get("sort") or ""
+    kept = {k: v for k, v in chosen.items() if k != "offset"}  # a new order starts at its first page
+    headings = []
+    for key, title, _ in COLUMNS:
+        state = "ascending" if current == key else "descending" if current == f"-{key}" else None
+        headings.append({"title": title, "key": key, "state": state,
+                         "href": href(kept, sort=f"-{key}" if state == "ascending" else key)})
+    return headings
 
 
 def _readings(row: Mapping[str, Any]) -> dict[str, str]:
@@ -109,7 +163,7 @@ def facet_groups(found: Any, chosen: Mapping[str, str]) -> list[dict[str, Any]]:
     among the rows, the link that sets it), most systems first as ``find`` counts them."""
     groups = []
     counts = {**found.facets, **_protocol_counts(found.rows, chosen)}
-    kept = {k: v for k, v in chosen.items() if k not in ("offset",)}  # a narrower list starts at its first page
+    kept = {k: v for k, v in chosen.items() if k != "offset"}  # a narrower list starts at its first page
     for title, param, facet in FACET_GROUPS:
         options = [{"value": value, "label": _LABELS.get(param, {}).get(value, value), "count": n,
                     "href": href(kept, **{param: value}), "selected": chosen.get(param) == value}

@@ -59,6 +59,8 @@ class ServeConfig:
     answer_cache_mb: int = DEFAULT_ANSWER_CACHE_MB  # answers kept for the current generation (0: none)
     streams_per_client: int = STREAMS_PER_CLIENT
     streams: int = STREAMS
+    queries: tuple[str, ...] = ()  # folders of the user's named queries (--queries): forms, pages, JSON
+    metrics: bool = False  # /metrics, in the Prometheus text format (--metrics)
 
     def check(self) -> None:
         if not os.path.isdir(self.store):
@@ -77,6 +79,9 @@ class ServeConfig:
                 raise UsageError(f"the update token must have at least {MIN_TOKEN_CHARS} characters")
         if self.cors is not None and (self.cors == "*" or not is_web_iri(self.cors)):
             raise UsageError("--cors takes one origin such as https://example.org (never '*')")
+        from ..queries import use_folders  # the pages made here list them; each worker registers them too
+
+        use_folders(self.queries)
 
     def host_names(self) -> frozenset[str] | None:
         """The Host header names this server answers (None: any). Bound to loopback, only

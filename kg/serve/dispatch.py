@@ -25,6 +25,8 @@ from .replies import Reply
 if TYPE_CHECKING:
     from .service import Service
 
+QUERY_OP = "query"  # a SPARQL query's message (kg.serve.views.sparql renders it; kg mcp sends it too)
+
 
 @dataclass(frozen=True)
 class Work:

@@ -32,6 +32,9 @@ FORMATS = "http://www.w3.org/ns/formats/"
 RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
                   "Turtle", "JSON-LD", "N-Triples", "RDF_XML")
 DESCRIPTION_OFFERS = [offer for offer in GRAPH_OFFERS if offer[0] != "html"] + [("html", "text/html")]
+# a page first (a browser's */* gets it), then the RDF formats: /ontology, and / (the query page or the
+# service description)
+PAGE_FIRST_OFFERS = [("html", "text/html"), ("html", "application/xhtml+xml")] + DESCRIPTION_OFFERS[:-1]
 VOID_PATH = "/.well-known/void"
 DUMP_PATH = "/store"  # GET /store: every graph of the store, as N-Quads (kg.serve.views.graph_store)
 # every named graph of the version read (the service description lists them)
@@ -40,7 +43,7 @@ NAMED_GRAPHS = "SELECT DISTINCT ?g WHERE { GRAPH ?g { } } ORDER BY ?g"
 
 def ontology_format(accept: str | None, fmt: str | None = None) -> str:
     """The format of ``/ontology`` for a request: ``?format=`` or ``Accept`` (HTML first)."""
-    offers = [("html", "text/html"), ("html", "application/xhtml+xml")] + DESCRIPTION_OFFERS[:-1]
+    offers = PAGE_FIRST_OFFERS
     if fmt is not None:
         if fmt not in {key for key, _ in offers}:
             raise Reply(400, "bad-request", "format must be html, turtle, jsonld, ntriples or rdfxml")
@@ -113,14 +116,18 @@ def ontology_page() -> bytes:
                    sections=[s for s in sections if s["terms"]])
 
 
-def service_description(url: str, allow_update: bool, graphs: Iterable[str], dataset: str, fmt: str) -> bytes:
+def service_description(url: str, allow_update: bool, graphs: Iterable[str], dataset: str, fmt: str,
+                        described: str | None = None) -> bytes:
     """The SPARQL 1.1 service description of the endpoint at ``url``: its languages, formats and
     features, and the dataset it reads (``dataset``: the VoID dataset's IRI), whose default graph
-    is the union of the named ``graphs``; with a link to the VoID description."""
+    is the union of the named ``graphs``; with a link to the VoID description. ``described``: the
+    address the description is read at, when it is not the endpoint's (``/``): the service is then
+    that address's, its ``sd:endpoint`` the endpoint (as clients that are given the site's address,
+    Comunica among them, read it)."""
     sd = lambda name: NamedNode(SD + name)  # noqa: E731
-    service, ds, default = NamedNode(url), NamedNode(dataset), BlankNode()
+    service, ds, default = NamedNode(described or url), NamedNode(dataset), BlankNode()
     site = url.rsplit("/", 1)[0]
-    triples = [Triple(service, RDF.type, sd("Service")), Triple(service, sd("endpoint"), service),
+    triples = [Triple(service, RDF.type, sd("Service")), Triple(service, sd("endpoint"), NamedNode(url)),
                Triple(service, sd("supportedLanguage"), sd("SPARQL11Query")),
                Triple(service, sd("feature"), sd("UnionDefaultGraph")),
                Triple(service, sd("defaultDataset"), ds), Triple(ds, RDF.type, sd("Dataset")),
@@ -140,12 +147,34 @@ def service_description(url: str, allow_update: bool, graphs: Iterable[str], dat
     return data
 
 
-def void_description(stated: Iterable[Triple], dataset: str, site: str, fmt: str) -> bytes:
+def void_description(stated: Iterable[Triple], dataset: str, site: str, fmt: str, base: str = "") -> bytes:
     """The store's VoID description (``stated``: the triples of its description graph) with where
-    to query the dataset and where to take all of it."""
+    to query the dataset and where to take all of it, in an RDF format or as a page (``html``:
+    ``base``, the data's base IRI, makes its IRIs local links)."""
     ds = NamedNode(dataset)
     extra = [Triple(ds, VOID.sparqlEndpoint, NamedNode(site + "/sparql")),
              Triple(ds, VOID.dataDump, NamedNode(site + DUMP_PATH)),
              Triple(ds, VOID.rootResource, NamedNode(site + "/id/system/")),
              Triple(ds, VOID.vocabulary, NamedNode(KG_NS))]
-    return _written(list(dict.fromkeys([*stated, *extra])), fmt)
+    triples = list(dict.fromkeys([*stated, *extra]))
+    return void_page(triples, ds, base) if fmt == "html" else _written(triples, fmt)
+
+
+def void_page(triples: list[Triple], dataset: NamedNode, base: str) -> bytes:
+    """The VoID description as a page: the dataset's statements first, then each other subject's."""
+    from .pages import Terms
+
+    terms = Terms(base)
+    subjects: dict[Any, list[Triple]] = {}
+    for t in sorted(triples, key=lambda t: (t.subject != dataset, str(t.subject), str(t.predicate), str(t.object))):
+        subjects.setdefault(t.subject, []).append(t)
+    shown = [{"title": "The dataset" if subject == dataset else _subject_title(terms, subject),
+              "rows": [[terms.iri(t.predicate.value), terms.term(t.object)] for t in found]}
+             for subject, found in subjects.items()]
+    title = "The dataset (VoID)"
+    return _render("void.html", f"{title} - AI Agent Infrastructure Landscape", heading=title, iri=dataset.value,
+                   subjects=shown)
+
+
+def _subject_title(terms: Any, subject: Any) -> str:
+    return terms.compact(subject.value) if isinstance(subject, NamedNode) else "a part of it"

@@ -24,6 +24,7 @@ SOLUTION_OFFERS = [
 ]
 GRAPH_OFFERS = [
     ("turtle", "text/turtle"), ("turtle", "application/turtle"), ("turtle", "application/x-turtle"),
+    ("turtle", "text/n3"),  # Turtle is N3 (what rdflib and Comunica also ask for): served as Turtle
     ("jsonld", "application/ld+json"), ("jsonld", "application/json"), ("ntriples", "application/n-triples"),
     ("ntriples", "text/plain"), ("rdfxml", "application/rdf+xml"), ("html", "text/html"),
 ]

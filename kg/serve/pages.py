@@ -159,17 +159,17 @@ def solutions_page(query: str, variables: list[str], rows: list, base: str, page
         at = Page(page["offset"], page["limit"])
         rows, more = at.window(rows)
         capped = more and at.offset + at.limit >= page.get("last", at.offset + at.limit + 1)  # --max-rows reached
-        window = {"first": at.offset + 1, "last": at.offset + len(rows), "capped": capped,
+        window = {"first": at.offset + 1, "last": at.offset + len(rows), "capped": capped, "total": page.get("total"),
                   "links": at.links(page["params"], more and not capped), "paged": more or at.offset > 0}
     terms = Terms(base)
-    return _render("results.html", "Query results", query=query, heading="Results", noun="row(s)",
+    return _render("results.html", "Query results", query=query, heading="Results", noun="rows",
                    headers=variables, rows=[[terms.term(row[v]) for v in variables] for row in rows], window=window)
 
 
 def triples_page(query: str, triples: list, base: str) -> bytes:
     terms = Terms(base)
     rows = [[terms.term(t.subject), terms.term(t.predicate), terms.term(t.object)] for t in triples]
-    return _render("results.html", "Query results", query=query, heading="Triples", noun="triple(s)",
+    return _render("results.html", "Query results", query=query, heading="Triples", noun="triples",
                    headers=["subject", "predicate", "object"], rows=rows, window=None)
 
 
@@ -187,11 +187,13 @@ def default_query() -> str:
 
 def home_page(example: str | None, timeout: float, max_rows: int, base_url: str = "http://127.0.0.1:8000") -> bytes:
     """The query page: a form holding the default query (or the named query ``example``),
-    the catalog's named questions (each with its form) and, apart, the integrity checks;
-    the code snippets name this server as the client reached it (``base_url``)."""
+    the user's own named queries (``--queries``), the catalog's named questions (each with its
+    form) and, apart, the integrity checks; the code snippets name this server as the client
+    reached it (``base_url``)."""
     from .. import queries
 
-    text = default_query()
+    text, given = default_query(), False
+    own: list[dict[str, str]] = []
     questions: list[dict[str, str]] = []
     checks: list[dict[str, str]] = []
     try:
@@ -205,11 +207,11 @@ def home_page(example: str | None, timeout: float, max_rows: int, base_url: str 
             continue
         entry = {"href": f"/?example={quote(q.name)}", "form": f"/queries/{quote(q.name)}", "title": q.title or q.name,
                  "question": q.question, "params": ", ".join(p.name for p in q.params)}
-        (checks if name.startswith("check-") else questions).append(entry)
+        (own if not q.trusted else checks if name.startswith("check-") else questions).append(entry)
         if name == example:
-            text = q.text
-    return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text,
-                   questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url,
+            text, given = q.shown_text, True
+    return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text, given=given,
+                   example=example if given else "", own=own, questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url,
                    editor_config=editor_config())
 
 

@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .replies import Reply
-from .views import entities, graph_store, health, home, named, ontology, sparql, static, systems, update, void
+from .views import entities, graph_store, health, home, metrics, named, ontology, sparql, static, systems, update, void
 
 READ = ("GET", "HEAD")
 QUERY = ("GET", "HEAD", "POST")
@@ -80,7 +80,8 @@ class Route:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route(("/", "/index.html"), READ, home, "the query page: the query editor, the catalog's questions and checks"),
+    Route(("/", "/index.html"), READ, home, "the query page: the query editor, your queries, the catalog's questions "
+          "and checks; to an RDF `Accept`, the service description"),
     Route(("/sparql", "/query"), QUERY, sparql,
           "SPARQL 1.1 queries (GET, or POST as a form or `application/sparql-query`); with an update, an update; "
           "with `graph` or `default`, a Graph Store read; else the service description"),
@@ -88,14 +89,18 @@ ROUTES: tuple[Route, ...] = (
     Route(("/store",), READ, graph_store,
           "Graph Store reads: `?graph=IRI`, `?default`, or the whole dataset (the VoID `dataDump`), streamed"),
     Route(("/id/system", "/id/system/", "/system", "/system/"), READ, systems,
-          "the index of systems: `kg query find` as a page, or `format=json`, a page of rows at a time"),
+          "the index of systems: `kg query find` as a page, sorted by any column (`sort`), a page of rows at a "
+          "time; `format=json` or `format=csv`"),
     Route(("/id/{rest:path}", "/system/{id:path}"), READ, entities,
           "an entity's page (a system's: `/id/system/<id>`), HTML, Turtle, JSON-LD, N-Triples or RDF/XML"),
     Route(("/queries/{name:path}",), READ, named, "a named query's form; with `run`, a page of its results"),
     Route(("/ontology",), READ, ontology, "the ontology: a page of its terms, or its RDF by `Accept`"),
-    Route(("/.well-known/void",), READ, void, "the VoID description, with the endpoint and the dump"),
+    Route(("/.well-known/void",), READ, void, "the VoID description, with the endpoint and the dump; a page for a "
+          "browser"),
     Route(("/static/{file:path}", "/favicon.ico"), READ, static, "the query editor's files, the site's icon"),
     Route(("/health",), READ, health, "the server's state: its workers, idle, timed out, replaced"),
+    Route(("/metrics",), READ, metrics, "with `--metrics`, the server's counters in the Prometheus text format: "
+          "requests by route and status, answer latency, timeouts, worker replacements, cache hits, generation"),
 )
 
 

@@ -15,6 +15,7 @@ from typing import Callable
 
 from ..runtime.pool import WorkerPool, worker_settings
 from .config import ServeConfig
+from .metrics import Metrics
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Service:
     started: bool = False
     stats: dict[int, int] = field(default_factory=dict)
     streams: StreamSlots | None = None
+    metrics: Metrics | None = None  # with --metrics: what /metrics reports
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -83,5 +85,8 @@ class Service:
 def service_for(config: ServeConfig, log: Callable[[str], None] | None = None) -> Service:
     """The service for ``config`` (checked; workers not started yet)."""
     config.check()
-    settings = worker_settings(config.store, config.base, config.worker_memory_mb)
-    return Service(config, WorkerPool(settings, config.worker_count(), answer_bytes=config.answer_cache_bytes), log)
+    settings = worker_settings(config.store, config.base, config.worker_memory_mb, queries=config.queries)
+    service = Service(config, WorkerPool(settings, config.worker_count(), answer_bytes=config.answer_cache_bytes), log)
+    if config.metrics:
+        service.metrics = Metrics(service)
+    return service

@@ -16,7 +16,7 @@ processes or HTTP: a message (a dict) comes in, an answer (a dict, see
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from itertools import islice
 from typing import Any, Iterable
 
@@ -68,6 +68,18 @@ def _unbound(*args: Any) -> None:
     return None
 
 
+def _total(rest: Iterable, read: int, msg: dict) -> int | None:
+    """How many rows the answer has: those read when they were all there were; else, with
+    ``count_to``, the rest counted (not kept) up to it; None when not known."""
+    cap, most = msg.get("row_cap"), msg.get("count_to")
+    if cap is None or read < cap:
+        return read
+    if not most or read > most:
+        return None
+    counted = read + sum(1 for _ in islice(rest, most - read + 1))
+    return counted if counted <= most else None
+
+
 def _evaluation_failed(err: QueryError) -> Reply:
     # GraphStore.query raises QueryError for text pyoxigraph cannot parse (the client's
     # fault: 400) and for an evaluation error (500); the cause tells them apart.
@@ -81,9 +93,14 @@ class Worker:
     """Holds a read-only store; answers the messages of the views a worker renders."""
 
     def __init__(self, settings: dict) -> None:
+        from ..queries import use_folders
         from ..store import GraphStore
 
+        use_folders(settings.get("queries") or ())  # the user's named queries, as the server registered them
         self.settings = settings
+        # what this worker counted (versions moved to, queries evaluated, queries the guard refused),
+        # sent with each answer and summed over the workers in the server (kg.runtime.counts)
+        self.counts: Counter[str] = Counter()
         self.iris = Iris(settings["base"])
         self.store = GraphStore.open_existing(settings["store"], read_only=True)
         self.prefixes = _sparql_prefixes()
@@ -105,6 +122,7 @@ class Worker:
         if not self.store.reopen():
             return False
         self._read_version()
+        self.counts["version_moves"] += 1
         return True
 
     def keepable(self, msg: dict) -> int | None:
@@ -134,6 +152,7 @@ class Worker:
         except Reply as err:
             return err.reply()
         except QueryRefused as err:
+            self.counts["refused"] += 1
             return Reply(400, "refused", str(err)).reply()
         except QueryError as err:
             return Reply(400, "malformed-query", safe_text(err, 400)).reply()
@@ -185,6 +204,7 @@ class Worker:
             raise Reply(406, "not-acceptable", f"a {checked.form} result can be sent as: "
                         + ", ".join(sorted({m for _, m in offered})))
         try:
+            self.counts["evaluated"] += 1
             result = self._evaluate(text, not checked.has_dataset, dataset)
             max_rows = msg["max_rows"]
             if isinstance(result, QueryBoolean):
@@ -199,8 +219,11 @@ class Worker:
                 variables = [v.value for v in result.variables]
                 rows = _take(result if msg.get("row_cap") is None else islice(result, msg["row_cap"]),
                              max_rows, "rows")
+                total = _total(result, len(rows), msg)
                 if msg.get("render") is False:
-                    return {"variables": variables, "rows": rows}
+                    return {"variables": variables, "rows": rows, "total": total}
+                if msg.get("page") is not None:
+                    msg = {**msg, "page": {**msg["page"], "total": total}}
                 return solutions_answer(variables, rows, wanted, msg, self.iris.base)
             # a triple_cap (kg mcp's sparql) reads the first triples, flagged by the caller, not refused
             triples = _take(result if msg.get("triple_cap") is None else islice(result, msg["triple_cap"]),

@@ -61,19 +61,20 @@ def query_page(query: Any, values: Mapping[str, str], error: str | None, result:
     terms = Terms(base)
     table = None
     if result is not None and "rows" in result:
-        table = {"headers": result["variables"], "noun": "row(s)",
+        table = {"headers": result["variables"], "noun": "rows",
                  "rows": [[_id_link(terms, row[v]) if v == "id" else terms.term(row[v]) for v in result["variables"]]
                           for row in result["rows"]]}
     elif result is not None and "triples" in result:
-        table = {"headers": ["subject", "predicate", "object"], "noun": "triple(s)",
+        table = {"headers": ["subject", "predicate", "object"], "noun": "triples",
                  "rows": [[terms.term(t.subject), terms.term(t.predicate), terms.term(t.object)]
                           for t in result["triples"]]}
     given = {k: v for k, v in values.items()}
     csv = f"{base_url}/queries/{quote(query.name)}?" + urlencode({**given, "run": "1", "format": "csv"})
     page = page or Page()
     shown = len(table["rows"]) if table is not None else 0
+    total = result.get("total") if result is not None else None
     window = {"first": page.offset + 1, "last": page.offset + shown, "paged": bool(links),
-              "links": dict(links or {})}
+              "links": dict(links or {}), "total": total}
     return _render("query.html", f"{query.title or query.name} - AI Agent Infrastructure Landscape", query=query,
                    fields=[_field(p, values) for p in query.params], error=error, table=table,
                    answer=None if result is None else result.get("boolean"), ran=result is not None,
@@ -145,9 +146,11 @@ def render(worker: Worker, msg: dict) -> dict:
                 raise Reply(400, "bad-parameter", error) from None
         else:
             # the plan's text is kg's own, checked as it was made: the worker runs it as planned
+            # a page counts the rows after it (within --max-rows) for its "rows 1-100 of 250"; the
+            # query's own limit parameter is its LIMIT, so there the rows read are all there are
             inner = {**msg, "query": planned.text, "planned": {"form": planned.form, "dataset": planned.dataset},
                      "solutions": fmt, "graph": "turtle" if fmt == "html" else None, "row_cap": page.reach,
-                     "render": False}
+                     "render": False, "count_to": msg["max_rows"] if fmt == "html" and own is None else None}
             result = worker.query(inner)
             if "rows" in result:
                 result["rows"], more = page.window(result["rows"])

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...vocab import Iris
 from .. import linkeddata
 from ..config import MAX_QUERY_CHARS
-from ..dispatch import Blocking, Work, call_worker
+from ..dispatch import QUERY_OP, Blocking, Work
 from ..negotiation import CONTENT_TYPES, negotiate, result_formats
 from ..paging import PAGE_PARAMS, Page
 from ..replies import Reply
@@ -24,7 +23,8 @@ if TYPE_CHECKING:
     from ..streams import Stream
     from ..worker import Worker
 
-OP = "query"  # also what kg mcp's messages say: the worker answers them with Worker.query
+OP = QUERY_OP  # also what kg mcp's messages say: the worker answers them with Worker.query
+DEFAULT_GRAPH_FORMAT = "turtle"  # a CONSTRUCT or DESCRIBE whose request names no RDF format
 
 
 def respond(service: Service, request: Request) -> Work | Blocking | Stream:
@@ -43,6 +43,9 @@ def respond(service: Service, request: Request) -> Work | Blocking | Stream:
     if len(text) > MAX_QUERY_CHARS:
         raise Reply(413, "request-too-large", f"the query is longer than {MAX_QUERY_CHARS} characters")
     solutions, graph = result_formats(first(found, "format", "output", "results"), request.header("Accept"))
+    # an Accept that names only result types (rdflib's SPARQLStore asking a CONSTRUCT with returnFormat
+    # json) gets a graph in the default RDF format, as the Oxigraph server and Fuseki answer it
+    graph = graph or DEFAULT_GRAPH_FORMAT
     config = service.config
     msg = {"op": OP, "query": text, "default": found.get("default-graph-uri"),
            "named": found.get("named-graph-uri"), "solutions": solutions, "graph": graph,
@@ -119,8 +122,10 @@ def _html_page(found: dict[str, list[str]], max_rows: int) -> dict[str, Any]:
                     f"{max_rows} rows of one answer (its --max-rows); narrow the query instead")
     page = Page(page.offset, min(page.limit, most))
     kept = {k: v[0] for k, v in found.items() if k in ("query", "default-graph-uri", "named-graph-uri") and v}
-    return {"row_cap": page.reach, "page": {"offset": page.offset, "limit": page.limit, "last": max_rows - 1,
-                                            "params": {**kept, "format": "html"}}}
+    # the rows after the page are counted (within --max-rows, none kept) for its "rows 1-100 of 250"
+    return {"row_cap": page.reach, "count_to": max_rows,
+            "page": {"offset": page.offset, "limit": page.limit, "last": max_rows - 1,
+                     "params": {**kept, "format": "html"}}}
 
 
 def _description(service: Service, request: Request, fmt: str | None) -> dict:
@@ -134,14 +139,4 @@ def _description(service: Service, request: Request, fmt: str | None) -> dict:
     if chosen is None:
         raise Reply(406, "not-acceptable", "the service description comes as "
                     + ", ".join(dict.fromkeys(m for key, m in offers if key != "html")))
-    # every graph, whatever --max-rows says (one short row per graph, our own query)
-    graphs_found = call_worker(service, {"op": OP, "query": linkeddata.NAMED_GRAPHS, "solutions": "tsv",
-                                         "graph": None, "max_rows": 10**9, "max_bytes": service.config.max_bytes})
-    if graphs_found.get("status") != 200:
-        return graphs_found  # the worker's error answer
-    graphs = [line.strip()[1:-1] for line in graphs_found["body"].decode("utf-8").splitlines()[1:]
-              if line.startswith("<")]
-    dataset = Iris(service.config.base).dataset.value
-    body = linkeddata.service_description(request.base_url + "/sparql", service.config.allow_update, graphs, dataset,
-                                          chosen)
-    return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": {"Vary": "Accept"}, "body": body}
+    return home.description(service, request, chosen)

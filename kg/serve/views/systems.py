@@ -1,8 +1,11 @@
 """``/id/system/`` (also ``/id/system``, ``/system/``, ``/system``): the index of systems, ``kg query find``
-as a page: its query string is ``find``'s parameters (empty fields left out), its rows a page at a
-time (``offset``, ``limit``, :mod:`kg.serve.paging`), beside them the facet counts, each value a
-link that narrows the list (:mod:`kg.serve.catalog`); ``format=json`` gives the rows, facets,
-total and next page as JSON, an RDF format the systems' names and tiers.
+as a page: its query string is ``find``'s parameters (empty fields left out), its rows sorted by any
+column shown (``sort=vendor``, ``sort=-tier``) a page at a time (``offset``, ``limit``,
+:mod:`kg.serve.paging`), beside them the facet counts, each value a link that narrows the list
+(:mod:`kg.serve.catalog`); ``format=json`` gives the rows, facets, total and next page as JSON,
+``format=csv`` (or ``Accept: text/csv``) the table with every column of ``find`` (its facets among
+them) as CSV, all of it unless ``offset`` or ``limit`` says which rows, an RDF format the systems'
+names and tiers.
 
 A plain GET form: the page a search gives has an address that can be bookmarked and shared, and
 works without script.
@@ -13,9 +16,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..catalog import TITLES, facet_groups, form_error, href
+from ..catalog import NOT_FACETS, TITLES, facet_groups, form_error, href, sort_links, sorted_rows
 from ..dispatch import Work
-from ..negotiation import entity_format
+from ..negotiation import ENTITY_OFFERS, GRAPH_ANSWERS, negotiate
 from ..pages import Terms, _render
 from ..paging import PAGE_PARAMS, Page, link_header
 from ..rendering import body_answer, serialise
@@ -27,15 +30,20 @@ if TYPE_CHECKING:
     from ..worker import Worker
 
 OP = "index"
+TABLE_FORMATS = ("json", "csv")  # the index's own formats, besides a page and RDF
+_OFFERS = ENTITY_OFFERS + [("csv", "text/csv")]
 
 
 def respond(service: Service, request: Request) -> Work:
     """The query string is ``find``'s parameters (empty fields left out) and the page's ``offset``
     and ``limit``; ``format=json`` gives the rows, facets, total and next page as JSON."""
     found = params(request)
-    fmt = first(found, "format")
-    if fmt != "json":
-        _, fmt = entity_format("", fmt, request.header("Accept"))
+    fmt = first(found, "format") or negotiate(request.header("Accept"), _OFFERS)
+    if fmt is None:
+        raise Reply(406, "not-acceptable", "the index comes as " + ", ".join(dict.fromkeys(m for _, m in _OFFERS)))
+    if fmt not in TABLE_FORMATS + GRAPH_ANSWERS:
+        raise Reply(400, "bad-request", "format must be one of " + ", ".join(("html",) + TABLE_FORMATS + tuple(
+            f for f in GRAPH_ANSWERS if f != "html")))
     chosen = {name: values[0] for name, values in found.items() if name != "format" and values and values[0]}
     url = request.base_url + path_of(request)
     shape = {"format": found["format"][0]} if found.get("format") else {}  # kept by the links to the pages
@@ -50,22 +58,23 @@ def index_page(chosen: Mapping[str, str], found: Any, total: int, base: str, err
     list; ``error`` (a parameter refused, with the form's message or ``find``'s) instead."""
     terms = Terms(base)
     page = page or Page()
-    every = found.rows if found is not None else []
+    every = sorted_rows(found.rows, chosen.get("sort")) if found is not None else []
     shown, more = page.window(every)
     rows = [{"href": terms.href(base + "system/" + str(r["id"])), "name": r.get("name") or r["id"], "id": r["id"],
              "tier": r.get("tier"), "section": r.get("primary_section") or "", "vendor": r.get("vendor_name") or "",
              "open": "yes" if r.get("open_source") else "no", "deployment": r.get("deployment") or "",
              "protocols": r.get("protocol_support") or ""} for r in shown]
-    facets = {k: v for k, v in chosen.items() if k not in PAGE_PARAMS}
+    facets = {k: v for k, v in chosen.items() if k not in NOT_FACETS}
     filters = [{"title": TITLES.get(k, k), "value": v, "drop": href(facets, **{k: None})} for k, v in facets.items()]
     text = chosen.get("text", "")
     title = f"Systems matching \u201c{text}\u201d" if text else "Systems"
     window = {"first": page.offset + 1, "last": page.offset + len(shown), "links": page.links(chosen, more),
               "paged": more or page.offset > 0}
+    kept = {k: v for k, v in chosen.items() if k not in PAGE_PARAMS}
     return _render("index.html", f"{title} - AI Agent Infrastructure Landscape", heading=title, text=text,
-                   hidden={k: v for k, v in facets.items() if k != "text"}, error=error, rows=rows, total=total,
-                   found=len(every), window=window, facets=facet_groups(found, facets) if found is not None else [],
-                   filters=filters)
+                   hidden={k: v for k, v in kept.items() if k != "text"}, error=error, rows=rows, total=total,
+                   found=len(every), window=window, facets=facet_groups(found, kept) if found is not None else [],
+                   filters=filters, headings=sort_links(chosen), csv=href({**kept, "format": "csv"}))
 
 
 def render(worker: Worker, msg: dict) -> dict:
@@ -79,7 +88,7 @@ def render(worker: Worker, msg: dict) -> dict:
     from ...vocab import KG, RDF, SCHEMA
 
     chosen, fmt = msg["facets"], msg["format"]
-    facets = {k: v for k, v in chosen.items() if k not in PAGE_PARAMS}
+    facets = {k: v for k, v in chosen.items() if k not in NOT_FACETS}
     found, error = None, form_error(chosen)
     if error is None:
         try:
@@ -91,13 +100,17 @@ def render(worker: Worker, msg: dict) -> dict:
             raise Reply(400, "bad-parameter", error or "refused")
         body = index_page(chosen, None, worker.systems(), worker.iris.base, error)
         return {**body_answer("html", body, msg), "status": 400}
-    page = Page.read(chosen)
-    shown, more = page.window(found.rows)
+    rows = sorted_rows(found.rows, chosen.get("sort"))
+    whole = fmt == "csv" and not any(k in chosen for k in PAGE_PARAMS)  # a CSV is the whole table unless paged
+    page = Page(0, max(len(rows), 1)) if whole else Page.read(chosen)
+    shown, more = page.window(rows)
     links = page.links({**chosen, **msg.get("shape", {})}, more)
-    if fmt == "html":
+    if fmt == "csv":
+        reply = body_answer("csv", _csv(shown), msg)
+    elif fmt == "html":
         reply = body_answer("html", index_page(chosen, found, worker.systems(), worker.iris.base, page=page), msg)
     elif fmt == "json":
-        document = {"rows": shown, "total": len(found.rows), "offset": page.offset, "limit": page.limit,
+        document = {"rows": shown, "total": len(rows), "offset": page.offset, "limit": page.limit,
                     "next": msg["url"] + links["next"] if "next" in links else None,
                     "facets": found.as_json()["facets"]}
         reply = {"status": 200, "type": "application/json",
@@ -109,3 +122,15 @@ def render(worker: Worker, msg: dict) -> dict:
         reply = body_answer(fmt, serialise(triples, fmt), msg)
     reply["headers"].update(link_header(links))
     return reply
+
+
+def _csv(rows: list[dict[str, Any]]) -> bytes:
+    """The rows as CSV, every column of ``find`` (its facets among them), in its order."""
+    import io
+
+    from ...find import columns
+    from ...output import write_rows
+
+    out = io.StringIO()
+    write_rows(rows, out, "csv", columns())
+    return out.getvalue().encode("utf-8")

@@ -1,6 +1,6 @@
 """``/.well-known/void``: the store's VoID description (the one each ingest writes: counts, licence,
 attribution), with where to query it (``void:sparqlEndpoint``) and where to take all of it
-(``void:dataDump``: ``/store``)."""
+(``void:dataDump``: ``/store``), in an RDF format, or as a page for a browser."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ...vocab import Iris
 from .. import linkeddata
 from ..dispatch import Blocking, call_worker
 from ..negotiation import CONTENT_TYPES, negotiate
+from ..pages import HTML_HEADERS
 from ..replies import Reply
 from ..request import Request, first, params
 from . import sparql
@@ -23,8 +24,9 @@ def respond(service: Service, request: Request) -> Blocking:
 
 
 def _void(service: Service, request: Request) -> dict:
-    """The description in the negotiated RDF format, read from the store by a worker."""
-    offers = linkeddata.DESCRIPTION_OFFERS[:-1]
+    """The description in the negotiated RDF format (a page for a client that prefers HTML), read
+    from the store by a worker."""
+    offers = linkeddata.DESCRIPTION_OFFERS
     fmt = first(params(request), "format")
     chosen = fmt if fmt in {key for key, _ in offers} else negotiate(request.header("Accept") or "", offers)
     if chosen is None:
@@ -36,5 +38,6 @@ def _void(service: Service, request: Request) -> dict:
                                   "render": False, "max_rows": 10**9, "max_bytes": service.config.max_bytes})
     if "triples" not in found:
         return found  # the worker's error answer
-    body = linkeddata.void_description(found["triples"], iris.dataset.value, request.base_url, chosen)
-    return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": {"Vary": "Accept"}, "body": body}
+    body = linkeddata.void_description(found["triples"], iris.dataset.value, request.base_url, chosen, iris.base)
+    headers = {**HTML_HEADERS, "Vary": "Accept"} if chosen == "html" else {"Vary": "Accept"}
+    return {"status": 200, "type": CONTENT_TYPES[chosen], "headers": headers, "body": body}
