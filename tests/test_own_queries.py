@@ -235,5 +235,6 @@ def test_a_folder_is_registered_once_and_never_shadows(folder, tmp_path):
     again = tmp_path / "again"
     again.mkdir()
     (again / "tier-names.rq").write_text(TIER_NAMES, encoding="utf-8")
-    with pytest.raises(SourceError, match=r"again/tier-names.rq:1: the name 'tier-names' is already a named query's \(in .*own-queries"):
+    taken = r"again/tier-names.rq:1: the name 'tier-names' is already a named query's \(in .*own-queries"
+    with pytest.raises(SourceError, match=taken):
         use_folders([again], registry)

@@ -1,4 +1,4 @@
-"""Your own named queries: folders of ``.rq`` files (``--queries DIR``, ``KG_QUERIES``) registered beside the bundled ones.
+"""Your own named queries: folders of ``.rq`` files (``--queries DIR``, ``KG_QUERIES``) beside the bundled ones.
 
 A folder of yours holds ``.rq`` files with the header of the bundled ones (``# title:``,
 ``# question:``, ``# param:`` lines with types and defaults, ``# returns:``); each becomes a named

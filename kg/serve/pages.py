@@ -211,7 +211,8 @@ def home_page(example: str | None, timeout: float, max_rows: int, base_url: str 
         if name == example:
             text, given = q.shown_text, True
     return _render("home.html", "SPARQL query - AI Agent Infrastructure Landscape", text=text, given=given,
-                   example=example if given else "", own=own, questions=questions, checks=checks, timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url,
+                   example=example if given else "", own=own, questions=questions, checks=checks,
+                   timeout=f"{timeout:g}", max_rows=max_rows, base_url=base_url,
                    editor_config=editor_config())
 
 
