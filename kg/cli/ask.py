@@ -86,7 +86,7 @@ def _read_query(args: argparse.Namespace) -> "NamedQuery":
 
 def run_query(args: argparse.Namespace) -> int:
     from .. import queries
-    from ..answering import write_answer
+    from ..query_output import write_answer
 
     query_folders(args)
     if args.list:
