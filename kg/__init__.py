@@ -269,7 +269,7 @@ _LAZY = {
     "export": "exports", "EXPORT_FORMATS": "exports",
     "IngestReport": "ingestion", "bundled_paths": "sources", "NamedQuery": "queries",
     "validate": "validation", "ValidationReport": "validation", "push": "pushes", "PushReport": "pushes",
-    "log": "history.log", "diff": "history", "Changeset": "history", "checkout": "rebuild", "Checkout": "rebuild",
+    "log": "history.log", "diff": "history", "Changeset": "history", "checkout": "checkouts", "Checkout": "checkouts",
     **{name: "analyse" for name in
        ("Analysis", "analyze", "system_graph", "vendor_graph", "protocol_graph", "license_graph")},
 }
@@ -280,7 +280,7 @@ if TYPE_CHECKING:
     from .history import Changeset, diff
     from .history.log import log
     from .pushes import PushReport, push
-    from .rebuild import Checkout, checkout
+    from .checkouts import Checkout, checkout
     from .sources import bundled_paths
     from .validation import ValidationReport, validate
 

@@ -19,8 +19,8 @@ import pytest
 
 import kg
 from kg.cli import main
-from kg.history import catalogs_at, changeset_numbers, log
-from kg.history.checkout import snapshots_at
+from kg.history import changeset_numbers, log
+from kg.history.snapshots import catalog_document, snapshots_at
 from kg import ingestion
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
@@ -216,7 +216,7 @@ def test_v0_edges_then_bundled_edges_is_one_changeset_of_their_difference(sequen
 
 def test_checkout_gives_back_each_release_exactly(sequence):
     store, iris = sequence["store"], Iris()
-    at = catalogs_at(store, iris, [1, 2, 3, 4])
+    at = {n: catalog_document(s) for n, s in snapshots_at(store, iris, [1, 2, 3, 4]).items()}  # as kg checkout N
     assert at[1]["records"] == sequence["site"]["records"]
     assert at[1]["edges"] == sequence["edges"]["edges"]
     assert at[2]["records"] == sorted(sequence["site2"]["records"], key=lambda r: r["id"])

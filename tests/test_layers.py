@@ -30,7 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("kept in the store, read back", ("kg.history", "kg.coverage", "kg.description", "kg.queries", "kg.lookup",
                                      "kg.textindex")),
     ("validate", ("kg.validation",)),
-    ("ingest", ("kg.ingestion", "kg.rebuild")),
+    ("ingest", ("kg.ingestion", "kg.checkouts")),
     ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results", "kg.pushes",
                                       "kg.exports", "kg.analyse", "kg.ontodoc", "kg.advice")),
     ("serve", ("kg.runtime", "kg.serve", "kg.mcp")),

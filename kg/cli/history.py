@@ -74,7 +74,7 @@ def options_checkout(p: argparse.ArgumentParser) -> None:
 
 def run_checkout(args: argparse.Namespace) -> int:
     from ..outpaths import output_path, refuse_inside, writing
-    from ..rebuild import checkout
+    from ..checkouts import checkout
 
     to_stdout = not args.into or args.output == "-"
     if args.into:  # the store rebuilt: not inside the store read

@@ -5,12 +5,11 @@
 * ``quads``: a changeset -> the quads of its graph, and back;
 * ``recorder``: the hook an ingest calls (old hashes first, the changeset in the same session);
 * ``log``: the changesets of a store, newest first;
-* ``checkout``: the catalog JSON as it was at a changeset, by undoing the later ones;
+* ``snapshots``: the catalog at a changeset (records, edges, headers), by undoing the later ones;
 * ``diffing``: ``kg diff``: two versions, each a catalog file or a changeset of the store;
 * ``render``: a changeset as text for people, as JSON, as Turtle or TriG.
 """
 
-from .checkout import catalog_at, catalogs_at
 from .compare import content_hash, diff_catalogs
 from .diffing import diff
 from .log import changeset_at, changeset_numbers, log
@@ -18,6 +17,6 @@ from .model import Changeset, EdgeChange, FieldDiff, HeaderChange, InputFile, Re
 from .recorder import Recorder
 
 __all__ = [
-    "Changeset", "EdgeChange", "FieldDiff", "HeaderChange", "InputFile", "RecordChange", "Recorder", "catalog_at", "catalogs_at",
+    "Changeset", "EdgeChange", "FieldDiff", "HeaderChange", "InputFile", "RecordChange", "Recorder",
     "changeset_at", "changeset_numbers", "content_hash", "diff", "diff_catalogs", "log",
 ]

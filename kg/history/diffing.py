@@ -17,7 +17,7 @@ from ..records import edge_to_json, record_to_json
 from ..sources import BULK, EDGES, ItemChecker, RdfDocument, read_inputs
 from ..store import GraphStore
 from ..vocab import Iris
-from .checkout import snapshots_at
+from .snapshots import snapshots_at
 from .compare import Snapshot, diff_catalogs
 from .log import changeset_at, changeset_numbers
 from .model import Changeset

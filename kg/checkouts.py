@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import InputRejected, UsageError, safe_text
 from .history import changeset_numbers
-from .history.checkout import catalog_document, history_quads, snapshot_at
+from .history.snapshots import catalog_document, history_quads, snapshot_at
 from .history.compare import Snapshot
 from .ingestion import ingest_batches
 from .sources import BULK, EDGES, RECORDS, Batch

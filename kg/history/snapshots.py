@@ -104,16 +104,6 @@ def catalog_document(snapshot: Snapshot) -> dict[str, Any]:
     return out
 
 
-def catalog_at(store: GraphStore, iris: Iris, number: int) -> dict[str, Any]:
-    """The catalog JSON as it was right after changeset ``number`` (``kg checkout``)."""
-    return catalog_document(snapshot_at(store, iris, number))
-
-
-def catalogs_at(store: GraphStore, iris: Iris, numbers: list[int]) -> dict[int, dict[str, Any]]:
-    """``catalog_at`` for several changesets, reading the current catalog once."""
-    return {n: catalog_document(s) for n, s in snapshots_at(store, iris, numbers).items()}
-
-
 def history_quads(store: GraphStore, iris: Iris, number: int) -> list[Quad]:
     """The quads of changesets 1 to ``number``: the history of the catalog up to that changeset
     (what a store rebuilt at ``number`` carries, so its log ends there)."""
