@@ -396,9 +396,9 @@ def test_an_edge_that_breaks_a_structural_rule_is_quarantined_and_the_others_go_
 def test_the_validation_guide_and_the_shapes_readme_say_which_rules_are_structural_and_which_quality():
     import re
 
-    from kg.validation.rules import rule_kinds
-
-    kinds = rule_kinds(IRIS)
+    kinds: dict[str, list[str]] = {"structural": [], "quality": []}
+    for name, rule in sorted(load_rules(IRIS).items()):
+        kinds[rule.kind].append(name)
     assert kinds["structural"] and kinds["quality"] and "T2Citation" in kinds["quality"]
     guide = (ROOT / "docs" / "guide" / "validation.md").read_text(encoding="utf-8").splitlines()
     for kind, names in kinds.items():

@@ -483,7 +483,7 @@ def expected_recent(records, since=None, limit=20):
             cell = cell_text(rec, "created")
             if cell is not None and cell[1] in ("real-data", "estimate"):
                 when, basis = normalise.created_date(cell[0]), "created"
-        if when is not None and (since is None or when.reaches(normalise.since_period(since))):
+        if when is not None and (since is None or when.end >= normalise.since_period(since).start):
             want.append(((-when.end.toordinal(), -when.start.toordinal(), rec["name"], rid),
                          (rid, rec["name"], when.text, basis)))
     return [row for _, row in sorted(want)][:limit]

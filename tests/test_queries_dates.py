@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kg import output, queries
 from kg.errors import QueryError
-from kg.normalise.dates import created_date, is_rolling, mentions, release_date, release_info, since_period
+from kg.normalise.dates import created_date, mentions, release_date, release_info, since_period
 
 YEAR_RANGE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)(?![\w.])")
 
@@ -144,7 +144,6 @@ def test_the_reader_keeps_what_the_raw_cell_says(site_records, data):
         if found:
             assert created_date(text) == found[0].first
             assert release_date(text).end == max(m.last.end for m in found)
-        assert is_rolling(text) == ("rolling" in text.lower())
 
 
 @settings(max_examples=200, deadline=None)

@@ -206,7 +206,14 @@ def every_worker_names(server) -> list[tuple[int | None, list[str]]]:
     """Each worker's own answer to NAMES (never a kept one): the generation it read, the names."""
     msg = {"op": "query", "query": NAMES, "default": None, "named": None, "solutions": "json", "graph": None,
            "max_rows": 1000, "max_bytes": 1 << 20}
-    answers = server.pool.each(msg, time.monotonic() + 30)
+    pool, deadline, taken = server.pool, time.monotonic() + 30, []
+    try:  # every worker taken from the idle ones, then asked in turn: none answers twice
+        while len(taken) < pool.size:
+            taken.append(pool._idle.take(deadline))
+        answers = [proc.call(msg, deadline) for proc in taken]
+    finally:
+        for proc in taken:
+            pool._idle.put(proc)
     return [(a.get("generation"), [row["name"]["value"] for row in json.loads(a["body"])["results"]["bindings"]])
             for a in answers]
 

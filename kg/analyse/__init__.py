@@ -19,7 +19,7 @@ from .analysis import MEASURES, Analysis, SystemScores, analyze, analyze_snapsho
 from .chart import plot
 from .formats import FORMATS, PROJECTIONS, projection, safe_attributes, write_projection
 from .measures import (BACKENDS, BLAST_TYPES, DEPENDENCY_TYPES, SEED, backend_name, betweenness, blast_radius,
-                       bridge_surprise, communities, competition_ranks, components, core_numbers, dependants,
+                       bridge_surprise, communities, competition_ranks, components, core_numbers,
                        edge_counts, nucleus, numbered, pagerank, pivots, scale_by_max, to_igraph)
 from .projections import (EDGE_TYPES, SUPPORTING_MODES, Snapshot, SystemInfo, license_graph, project_systems,
                           protocol_graph, read_snapshot, system_graph, vendor_graph)
@@ -29,7 +29,7 @@ __all__ = [
     "BACKENDS", "BLAST_TYPES", "DEPENDENCY_TYPES", "EDGE_TYPES", "FORMATS", "MEASURES", "PROJECTIONS", "SEED",
     "SUPPORTING_MODES", "Analysis", "Snapshot", "SystemInfo", "SystemScores", "analysis_quads", "analyze",
     "analyze_snapshot", "backend_name", "betweenness", "blast_radius", "bridge_surprise", "communities",
-    "competition_ranks", "components", "core_numbers", "dependants", "edge_counts", "license_graph",
+    "competition_ranks", "components", "core_numbers", "edge_counts", "license_graph",
     "measure_value", "nucleus", "numbered", "pagerank", "pivots", "plot", "project_systems", "projection",
     "protocol_graph", "read_snapshot", "safe_attributes", "scale_by_max", "system_graph", "to_igraph",
     "vendor_graph", "write_back", "write_projection",

@@ -272,11 +272,6 @@ def components(graph: nx.Graph) -> dict[Any, int]:
     return numbered(nx.connected_components(graph))
 
 
-def dependants(graph: nx.DiGraph, node: Hashable) -> set:
-    """Every node that reaches ``node`` along the directed edges: what depends on it."""
-    return nx.ancestors(graph, node)
-
-
 def blast_radius(graph: nx.DiGraph) -> dict[Any, int]:
     """How many nodes reach each node along directed edges (A -> B: A depends on B).
 

@@ -49,11 +49,6 @@ class Period:
         """``gYear``, ``gYearMonth`` or ``date``; None for a quarter (XSD has no quarter type)."""
         return _XSD_TYPES.get(self.precision)
 
-    def reaches(self, other: "Period") -> bool:
-        """Whether this period reaches ``other``: it ends on or after the day ``other`` starts
-        (2025 reaches 2025-06-01; 2026-Q1 does not reach 2026-05)."""
-        return self.end >= other.start
-
 
 def year(y: int) -> Period:
     return Period(f"{y:04d}", "year", date(y, 1, 1), date(y, 12, 31))
@@ -121,7 +116,6 @@ _NAMED_DATE_RE = re.compile(
     rf"\b(?P<mon>{_MON})\.?(?:[ -](?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?)?[ -](?P<y>{_Y})(?![\w.])", re.ASCII)
 # "Nov-Dec 2024", "Feb/Mar 2025", "March-May 2023"
 _MONTH_RANGE_RE = re.compile(rf"\b(?P<a>{_MON})\.?\s*[-–/]\s*(?P<b>{_MON})\.?[ -](?P<y>{_Y})(?![\w.])", re.ASCII)
-_ROLLING_RE = re.compile(r"\brolling\b", re.IGNORECASE)
 
 
 def _found(text: str) -> list[tuple[int, int, Period, Period]]:
@@ -166,15 +160,6 @@ def mentions(text: str) -> list[Mention]:
             continue
         kept.append(item)
     return [Mention(at, first, last) for at, _, first, last in kept]
-
-
-def is_rolling(text: str) -> bool:
-    """Whether the cell says its releases are rolling ("Goose 1.x rolling").
-
-    >>> is_rolling("aider 0.x rolling (2025-2026)"), is_rolling("v1.2 (2025-03)")
-    (True, False)
-    """
-    return bool(_ROLLING_RE.search(clean(text)))
 
 
 def created_date(text: str) -> Period | None:

@@ -201,28 +201,6 @@ class WorkerPool:
             return reply
         return self.cache.keep(looked_up, reply)
 
-    def each(self, msg: dict, deadline: float) -> list[dict]:
-        """Every worker's own answer to ``msg`` (never one kept in memory), each with the
-        ``generation`` it read when it may be kept: all workers are checked out, then asked
-        in turn (for checks such as "does every worker read the new version")."""
-        procs: list[ChildProcess] = []
-        try:
-            while len(procs) < self.size:
-                procs.append(self._idle.take(deadline))
-            answers = []
-            for proc in procs:
-                try:
-                    answers.append(self.counts.take(proc.proc.pid, proc.call(msg, deadline)))
-                except (WorkerTimeout, WorkerDied):
-                    procs.remove(proc)
-                    self._kill(proc)
-                    self._replace()
-                    raise
-            return answers
-        finally:
-            for proc in procs:
-                self._idle.put(proc)
-
     def update(self, text: str, deadline: float) -> dict:
         """Run an update in a one-off writable process, one update at a time. Queries go
         on meanwhile, from the current version; the update's version is current (and

@@ -145,11 +145,3 @@ def _kind(graph: rdflib.Graph, shape: URIRef, name: str) -> str:
     if kind is None:
         raise UsageError(f"rule {name} of shapes/ has no kgsh:ruleKind (kgsh:Structural or kgsh:Quality)")
     return kind
-
-
-def rule_kinds(iris: Iris | None = None) -> dict[str, list[str]]:
-    """The names of our rules by kind (``structural``, ``quality``), sorted: the table the README shows."""
-    found: dict[str, list[str]] = {STRUCTURAL: [], QUALITY: []}
-    for name, rule in load_rules(iris).items():
-        found[rule.kind].append(name)
-    return found
