@@ -2,7 +2,8 @@
 
 Every path of SHACL Core: a predicate, sh:inversePath, a sequence (an RDF list),
 sh:alternativePath, sh:zeroOrMorePath, sh:oneOrMorePath and sh:zeroOrOnePath,
-nested in any way.
+nested in any way. The one walk of a path in kg: ``kg.validation.paths`` writes the paths of
+an rdflib shapes graph with it too.
 """
 
 from __future__ import annotations
