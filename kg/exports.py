@@ -28,7 +28,7 @@ from .errors import UsageError, safe_text
 from .mapping import catalog_json, write_catalog_json  # noqa: F401 (catalog_json: part of this module's API)
 from .output import PROJECTION_EXTENSIONS, xml_safe
 from .store import FORMATS, GraphStore
-from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, ONTOLOGY_FILE, OWL, PREFIXES, RDF, XSD, Iris
+from .vocab import ATTRIBUTION, CONTEXT_FILE, KG, PREFIXES, RDF, XSD, Iris
 
 RDF_FORMATS = ("turtle", "ntriples", "nquads", "trig", "jsonld", "rdfxml")
 TRIPLE_FORMATS = ("turtle", "ntriples", "rdfxml")
@@ -135,22 +135,8 @@ def export(store: GraphStore, fmt: str, output: IO[bytes], iris: Iris | None = N
 
 
 # ---------------------------------------------------------------------------
-# Compact JSON-LD with the kg context (pyoxigraph writes expanded JSON-LD only)
-
-
-def jsonld_context() -> dict[str, Any]:
-    """The JSON-LD context: prefixes, plus one term per ontology term (object
-    properties coerce to IRIs). ``ontology/context.jsonld`` is this, written out."""
-    ontology = list(pyoxigraph.parse(path=str(ONTOLOGY_FILE)))
-    object_props = {t.subject.value for t in ontology
-                    if t.predicate == RDF.type and t.object == OWL.ObjectProperty}
-    terms: dict[str, Any] = {"@version": 1.1}
-    terms.update({k: v for k, v in PREFIXES.items() if k != "sh"})
-    declared = sorted({t.subject.value for t in ontology if t.subject.value.startswith(KG.iri)})
-    for iri in declared:
-        local = iri[len(KG.iri):]
-        terms[local] = {"@id": f"kg:{local}", "@type": "@id"} if iri in object_props else f"kg:{local}"
-    return {"@context": terms}
+# Compact JSON-LD with the kg context of ontology/context.jsonld (kg.ontodoc writes it; pyoxigraph
+# writes expanded JSON-LD only)
 
 
 def _compact(iri: str, pairs: list[tuple[str, str]]) -> str:

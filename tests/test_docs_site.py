@@ -195,12 +195,12 @@ def test_the_site_includes_the_ontology_docs_and_the_benchmarks_from_where_they_
 
 
 def test_the_ontology_page_is_generated_and_up_to_date():
-    """The site's ontology page is ontology/README.md as kg docs generates it from the ontology now."""
+    """The site's ontology page is ontology/README.md as python -m kg.ontodoc generates it from the ontology now."""
     from kg import ontodoc
 
     generated = {path.name: text for path, text in ontodoc.render(ROOT / "ontology" / "kg.ttl").items()}
     assert (ROOT / "ontology" / "README.md").read_text(encoding="utf-8") == generated["README.md"], \
-        "ontology/README.md is stale: run kg docs"
+        "ontology/README.md is stale: run python -m kg.ontodoc"
 
 
 def test_the_examples_are_checkout_scripts_in_the_sdist():

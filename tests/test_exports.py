@@ -15,9 +15,8 @@ import pyoxigraph
 import pytest
 import rdflib
 
-from kg.exports import export, jsonld_context
+from kg.exports import export
 from kg.store import GraphStore
-from kg.vocab import CONTEXT_FILE
 
 
 @functools.lru_cache(maxsize=1 << 18)  # the catalog's terms repeat (classes, predicates, vendors)
@@ -120,10 +119,6 @@ def test_chosen_graphs_only(tiny_store, iris):
     export(tiny_store, "nquads", out, iris, graphs=[record.value, iris.edges_graph.value])
     parsed = set(pyoxigraph.parse(out.getvalue(), format=pyoxigraph.RdfFormat.N_QUADS))
     assert parsed == set(tiny_store.quads(record)) | set(tiny_store.quads(iris.edges_graph))
-
-
-def test_context_file_is_generated_from_the_ontology():
-    assert json.loads(CONTEXT_FILE.read_text(encoding="utf-8")) == jsonld_context()
 
 
 def test_trig_export_reparses(tiny_store, iris):

@@ -4,7 +4,7 @@ messages and owns exit codes.
 Exit codes (a contract other tools may rely on):
 
     0   success
-    1   validation found violations (kg validate, kg build --fail-on); kg docs --check: out of date
+    1   validation found violations (kg validate, kg build --fail-on)
     2   usage error (unknown option, bad value, bad query parameter, an output inside a store
         or an input folder)
     3   unreadable input: a file cannot be read or parsed, or --strict rejected bad records;

@@ -1,4 +1,4 @@
-"""Commands that check: validate (the graph or RDF files against SHACL shapes) and docs."""
+"""The command that checks: validate (the graph or RDF files against SHACL shapes)."""
 
 from __future__ import annotations
 
@@ -69,26 +69,3 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.format != "text":
         err(f"kg validate: {report.violations} violation(s), {report.warnings} warning(s) in {report.seconds:.1f} s")
     return EXIT_VIOLATIONS if report.fails(args.fail_on) else EXIT_OK
-
-
-def options_docs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--check", action="store_true",
-                   help="write nothing; exit 1 when the generated files differ from the ontology")
-
-
-def run_docs(args: argparse.Namespace) -> int:
-    from .. import ontodoc
-
-    outputs = ontodoc.render()
-    if args.check:
-        drifted = ontodoc.stale(outputs)
-        for path in drifted:
-            err(f"out of date: {path} (run 'kg docs')")
-        if drifted:
-            return EXIT_VIOLATIONS
-        err(f"up to date: {', '.join(str(path) for path in sorted(outputs))}")
-        return EXIT_OK
-    written = ontodoc.write(outputs)
-    for path in sorted(outputs):
-        err(f"{'wrote' if path in written else 'unchanged'}: {path}")
-    return EXIT_OK

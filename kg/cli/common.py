@@ -29,7 +29,7 @@ EXIT_INTERRUPTED = 130
 EXIT_CODES = {
     EXIT_OK: "success",
     EXIT_VIOLATIONS: "validation found violations (kg validate; kg build --fail-on violation; "
-                     "--fail-on sets the severity); kg docs --check: the docs are out of date",
+                     "--fail-on sets the severity)",
     EXIT_USAGE: "usage error (unknown command, option or value; a bad query parameter; an output path "
                 "that is a folder, an input, inside an input folder or a store, or cannot be written; a validation "
                 "stopped at its --timeout)",

@@ -67,8 +67,6 @@ COMMANDS = (
             "history"),
     Command("checkout", "write the catalog JSON exactly as it was ingested at a changeset, or rebuild a store "
             "at it", "kg checkout 1 -o catalog-1.json   # or: kg checkout 1 --into kg-store-1", "history"),
-    Command("docs", "regenerate the ontology's documentation (ontology/README.md and its diagram) "
-            "from ontology/kg.ttl", "kg docs --check", "checks"),
 )
 BY_NAME = {c.name: c for c in COMMANDS}
 

@@ -1,18 +1,19 @@
-"""Documentation generated from the ontology: ``ontology/README.md``, ``ontology/diagram.dot`` and its SVG.
+"""The files generated from the ontology: ``ontology/README.md``, ``ontology/diagram.dot`` and its SVG, ``ontology/context.jsonld``.
 
-Everything in the files is read from ``ontology/kg.ttl``, except the section
-"Named graphs and IRI patterns", which calls the IRI minting code of
-``kg/vocab.py`` (``Iris``) with placeholders. The README and the DOT source are
-deterministic (terms sorted by local name), so ``kg docs --check`` and
-``tests/test_ontodoc.py`` fail on drift: edit the ontology, then run ``kg docs``.
-The SVG is drawn from the DOT by Graphviz (``ontodoc.diagram``); it counts as
-current when its stamp says it was drawn from the current DOT and left as
-drawn, so the check gives the same answer on every machine, with or without
+A maintainer's tool, run in a checkout after editing ``ontology/kg.ttl``: ``python -m kg.ontodoc``
+writes the files that changed, ``python -m kg.ontodoc --check`` writes nothing and exits 1 when
+one is out of date (``kg.ontodoc.__main__``). Everything in the files is read from
+``ontology/kg.ttl``, except the README's section "Named graphs and IRI patterns", which calls
+the IRI minting code of ``kg/vocab.py`` (``Iris``) with placeholders. The README, the DOT
+source and the JSON-LD context are deterministic (terms sorted by local name), so the check
+and ``tests/test_ontodoc.py`` fail on drift. The SVG is drawn from the DOT by Graphviz
+(``ontodoc.diagram``); it counts as current when its stamp says it was drawn from the current
+DOT and left as drawn, so the check gives the same answer on every machine, with or without
 Graphviz.
 
 >>> outputs = render()
 >>> sorted(path.name for path in outputs if path.suffix != ".svg")
-['README.md', 'diagram.dot']
+['README.md', 'context.jsonld', 'diagram.dot']
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..vocab import ONTOLOGY_FILE
+from .context import CONTEXT_NAME, context_text
 from .diagram import DOT_NAME, SVG_NAME, dot_source, render_svg, svg_current
 from .markdown import README_NAME, markdown
 from .ontology import Ontology, load
@@ -32,12 +34,13 @@ __all__ = ["GRAPH_NOTES", "Ontology", "iri_patterns", "load", "markdown", "named
 def render(path: Path | str = ONTOLOGY_FILE) -> dict[Path, str]:
     """The generated files (next to the ontology file) and their content.
 
-    README.md and diagram.dot always; diagram.svg when Graphviz's ``dot`` is installed.
+    README.md, diagram.dot and context.jsonld always; diagram.svg when Graphviz's ``dot`` is installed.
     """
     path = Path(path)
     onto = load(path)
     source = dot_source(onto)
-    outputs = {path.parent / README_NAME: markdown(onto), path.parent / DOT_NAME: source}
+    outputs = {path.parent / README_NAME: markdown(onto), path.parent / DOT_NAME: source,
+               path.parent / CONTEXT_NAME: context_text(path)}
     svg = render_svg(source, onto.source)
     if svg is not None:
         outputs[path.parent / SVG_NAME] = svg
@@ -82,7 +85,7 @@ def write(outputs: dict[Path, str]) -> list[Path]:
     undrawable = [target for target in changed if target not in outputs]
     if undrawable:
         raise UsageError(f"{undrawable[0]} is out of date and Graphviz is not installed to draw it again: "
-                         "install it (Debian: apt-get install graphviz), then run 'kg docs'")
+                         "install it (Debian: apt-get install graphviz), then run 'python -m kg.ontodoc'")
     for target in changed:
         target.write_text(outputs[target], encoding="utf-8", newline="\n")
     return changed
