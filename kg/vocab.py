@@ -128,7 +128,7 @@ DCAT = Namespace("http://www.w3.org/ns/dcat#")
 FOAF = Namespace("http://xmlns.com/foaf/0.1/")
 SPDX_LICENSES = "http://spdx.org/licenses/"
 SH = Namespace("http://www.w3.org/ns/shacl#")
-# The SHACL shapes of shapes/ (kg/validate.py names a rule by its shape's local name).
+# The SHACL shapes of shapes/ (kg/validation/rules.py names a rule by its shape's local name).
 SHAPES_NS = "https://w3id.org/agent-landscape/shapes#"
 
 PREFIXES: dict[str, str] = {

@@ -12,8 +12,8 @@ from pyoxigraph import NamedNode
 
 from ..vocab import DEFAULT_BASE, KG, KG_NS, PROV, SKOS, VOID, Iris
 
-# Named graphs and IRI patterns: descriptions of the Iris attributes, factual from kg/ingest.py and
-# kg/mapping.py. A new attribute of Iris without a description here fails tests/test_ontodoc.py.
+# Named graphs and IRI patterns: descriptions of the Iris attributes, factual from kg/ingestion/ and
+# kg/mapping/. A new attribute of Iris without a description here fails tests/test_ontodoc.py.
 GRAPH_NOTES = {
     "record_graph": "one per record: the system, its cells, section listings, taxonomy assignments, provenance, "
                     "history and typed-layer triples; re-ingesting a record replaces its graph",
