@@ -7,16 +7,16 @@ import os
 import re
 import signal
 import subprocess
-import sys
 
 import httpx
+from helpers import kg_command
 
 
 @contextlib.contextmanager
 def _running(arguments: list[str], announced: str, env: dict | None = None):
     """``python -m kg ARGUMENTS`` (the code on PYTHONPATH); yields the first group of ``announced`` in
     the first line it writes to stderr (its address), and stops it (SIGTERM) at the end."""
-    process = subprocess.Popen([sys.executable, "-m", "kg", *arguments],
+    process = subprocess.Popen(kg_command(*arguments),
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                text=True, env={**os.environ, **(env or {})})
     try:

@@ -9,7 +9,6 @@ import datetime as dt
 import json
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -18,6 +17,7 @@ from kg.advice.profiles import read_profiles
 from kg.advice.scoring import score
 from kg.advice.vocabulary import Constraints
 from kg.errors import NotFound, UsageError
+from helpers import kg
 
 TODAY = dt.date(2026, 7, 1)
 HARNESS_WORDS = ("harness", "framework", "orchestration", "agent ides", "sandbox", "computer-use", "voice agent")
@@ -277,20 +277,19 @@ def test_between_errors(full_shape_store):
 
 
 def test_the_command_maps_the_errors_to_exit_codes(full_shape_store):
-    def kg(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "kg", "query", *args, "--store", str(full_shape_store.path)],
-                              capture_output=True, text=True, timeout=120)
+    def query(*args: str) -> subprocess.CompletedProcess:
+        return kg("query", *args, "--store", str(full_shape_store.path))
 
-    ok = kg("recommend", "-p", "text=offline multi agent airgap for Acme", "-p", "k=2", "--format", "json")
+    ok = query("recommend", "-p", "text=offline multi agent airgap for Acme", "-p", "k=2", "--format", "json")
     assert ok.returncode == 0 and "words not used: acme" in ok.stderr
     assert '"multi-agent-coordination"' in ok.stdout
-    unknown = kg("between", "-p", "low=nope--x", "-p", "high=meta-phi-4-family--meta-com")
+    unknown = query("between", "-p", "low=nope--x", "-p", "high=meta-phi-4-family--meta-com")
     assert unknown.returncode == 6 and unknown.stderr.startswith("kg: error: no system with id 'nope--x'")
-    bad_tag = kg("between", "-p", "low=meta-phi-4-family--meta-com", "-p", "high=microsoft-edge--microsoft-com",
-                 "-p", "use_case=gpu")
+    bad_tag = query("between", "-p", "low=meta-phi-4-family--meta-com", "-p", "high=microsoft-edge--microsoft-com",
+                    "-p", "use_case=gpu")
     assert bad_tag.returncode == 2 and "unknown use-case tag 'gpu'" in bad_tag.stderr
-    assert kg("recommend", "-p", "colour=blue").returncode == 2
-    not_paper = kg("predict-citations", "-p", "system=01agent-yi-family--01agent-com")
+    assert query("recommend", "-p", "colour=blue").returncode == 2
+    not_paper = query("predict-citations", "-p", "system=01agent-yi-family--01agent-com")
     assert not_paper.returncode == 6 and "is not a paper" in not_paper.stderr
-    shown = kg("breakouts", "-p", "limit=2", "--format", "json")
+    shown = query("breakouts", "-p", "limit=2", "--format", "json")
     assert shown.returncode == 0 and json.loads(shown.stdout)["facts"]["shown"] == 2

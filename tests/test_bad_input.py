@@ -12,8 +12,6 @@ import copy
 import gc
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from kg.errors import SourceError
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, Iris
+from helpers import kg
 
 IRIS = Iris()
 
@@ -328,8 +327,7 @@ def test_json_lines_and_stdin(base, tmp_path, site_catalog):
     store = fresh(base, tmp_path)
     good = base["outside"]
     lines = [json.dumps(good), json.dumps(dict(base["records"][1], cells={"x": None})), "[1, 2]"]
-    run = subprocess.run([sys.executable, "-m", "kg.cli", "ingest", "-", "--store", str(store)],
-                         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
+    run = kg("ingest", "-", "--store", str(store), stdin="\n".join(lines) + "\n")
     assert run.returncode == EXIT_QUARANTINE, run.stderr
     assert "Traceback" not in run.stderr
     assert f"quarantined: <stdin>: [1] {base['records'][1]['id']}: cells.x: must not be null" \
@@ -504,8 +502,7 @@ def test_failing_ingest_process_leaves_the_store_byte_identical(base, tmp_path, 
         data = json.dumps(base["outside"]).encode() if data == "GOOD" else data
         file_name = f"in\x1b[31m{i}\n.json" if name.startswith("control") else f"in{i}.json"
         paths.append(write(tmp_path, file_name, data))
-    run = subprocess.run([sys.executable, "-m", "kg.cli", "ingest", *paths, "--store", str(store), *options],
-                         capture_output=True, text=True, timeout=120)
+    run = kg("ingest", *paths, "--store", str(store), *options)
     assert run.returncode == expected, run.stderr
     assert "Traceback" not in run.stderr and run.stderr.strip()
     for line in run.stderr.splitlines():
@@ -553,12 +550,6 @@ def test_the_cell_cap_sets_a_record_aside_and_is_an_option(base, tmp_path, capsy
 # The caps cost only the record that breaks them (issue 37's held-out corpus), through a real process
 
 
-def run_kg(store: Path, *args: str) -> subprocess.CompletedProcess:
-    """``kg ingest ARGS --store STORE`` as a process of its own."""
-    return subprocess.run([sys.executable, "-m", "kg", "ingest", *args, "--store", str(store)],
-                          capture_output=True, text=True, timeout=300)
-
-
 def deep_record(levels: int) -> str:
     """A record whose ``v`` nests ``levels`` lists deep (with brackets inside a string, to step over)."""
     return '{"id": "deep--example-org", "name": "D [x", "v": ' + "[" * levels + '"]} \\\\"' + "]" * levels + "}"
@@ -582,7 +573,7 @@ def test_a_record_nested_too_deep_is_set_aside_and_its_neighbours_go_in(base, tm
     first, last = copy.deepcopy(base["outside"]), copy.deepcopy(base["records"][0])
     first["id"], last["name"] = "first--example-org", "Renamed"
     file = write(tmp_path, f"deep-{form}.json", shaped(form, [json.dumps(first), deep_record(levels), json.dumps(last)]))
-    run = run_kg(store, file)
+    run = kg("ingest", file, "--store", str(store))
     assert run.returncode == EXIT_QUARANTINE, run.stderr
     assert "Traceback" not in run.stderr
     assert f"quarantined: {file}: [1] deep--example-org: (record): nested more than 64 levels deep" in run.stderr
@@ -610,7 +601,7 @@ def test_a_record_with_a_1_mib_description_goes_in(base, tmp_path):
     record = copy.deepcopy(base["outside"])
     record["cells"]["desc"]["value"] = "A long description. " * (1024 * 1024 // 20 + 1)
     file = write(tmp_path, "long.jsonl", json.dumps(record) + "\n" + json.dumps(base["records"][0]) + "\n")
-    run = run_kg(store, file)
+    run = kg("ingest", file, "--store", str(store))
     assert run.returncode == EXIT_OK, run.stderr
     (value,) = cell_object(store, record["id"], "desc", KG.value)
     assert value.value == record["cells"]["desc"]["value"] and len(value.value) > 1024 * 1024
@@ -626,8 +617,7 @@ def test_an_edge_repeated_byte_for_byte_is_kept_once_with_a_warning_in_a_real_pr
     text = json.dumps(edges[0])
     file = write(tmp_path, "edges.json", '{"schemaVersion": "1.0.0", "edges": [' + ", ".join(
         [text] + [json.dumps(e) for e in edges[1:]] + [text]) + "]}")
-    done = subprocess.run([sys.executable, "-m", "kg", "ingest", file, "--store", str(store)],
-                          capture_output=True, text=True, timeout=120)
+    done = kg("ingest", file, "--store", str(store))
     assert done.returncode == EXIT_OK, done.stderr
     assert "Traceback" not in done.stderr and "quarantined" not in done.stderr
     repeated = [line for line in done.stderr.splitlines() if "kept once" in line]

@@ -22,13 +22,13 @@ import shutil
 import signal
 import struct
 import subprocess
-import sys
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from helpers import kg_command
 
 
 CHROMIUM = os.environ.get("KG_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -155,8 +155,8 @@ def keep(screenshot: Path) -> None:
 def server(tmp_path_factory, bundled_store):
     """``kg serve`` over the session's store of the bundled catalog, on a free loopback port."""
     folder = tmp_path_factory.mktemp("browser")
-    process = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--store", str(bundled_store.path),
-                                "--port", "0", "--workers", "2", "--quiet"], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(kg_command("serve", "--store", str(bundled_store.path), "--port", "0", "--workers", "2",
+                                          "--quiet"), stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()
         match = re.search(r"query page (http://127\.0\.0\.1:\d+)/ ", line)

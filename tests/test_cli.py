@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 
 from pyoxigraph import NamedNode, RdfFormat, parse
 
 from kg.cli import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_QUARANTINE, EXIT_USAGE, main
-
-
-def kg(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True,
-                          input=stdin, timeout=300)
+from helpers import in_process, kg
 
 
 def test_build_then_info_and_export(tmp_path, tiny_paths):
@@ -76,30 +71,25 @@ def test_every_command_has_help_with_an_example():
 COUNT_SYSTEMS = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\nSELECT (COUNT(*) AS ?n) WHERE { ?s a kg:System }\n"
 
 
-def _main(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_query_from_text_stdin_and_sparql_file(bundled_store, capsys, tmp_path, monkeypatch, site_catalog):
     store = str(bundled_store.path)
     expected = len({r["id"] for r in site_catalog["records"]})  # the seed replaces its site version
-    assert _main(capsys, "query", "--text", COUNT_SYSTEMS, "--store", store, "-f", "csv")[1].split() == \
+    assert in_process(capsys, "query", "--text", COUNT_SYSTEMS, "--store", store, "-f", "csv")[1].split() == \
         ["n", str(expected)]
     monkeypatch.setattr("sys.stdin", io.StringIO(COUNT_SYSTEMS))
-    assert _main(capsys, "query", "-", "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
+    assert in_process(capsys, "query", "-", "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
     query = tmp_path / "count.SPARQL"
     query.write_text(COUNT_SYSTEMS, encoding="utf-8")
-    assert _main(capsys, "query", str(query), "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
+    assert in_process(capsys, "query", str(query), "--store", store, "-f", "csv")[1].split() == ["n", str(expected)]
     # a user's query may not reach out, whatever it comes from
-    code, _, err = _main(capsys, "query", "--text", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
-                         "--store", store)
+    code, _, err = in_process(capsys, "query", "--text",
+                              "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }", "--store", store)
     assert code == EXIT_USAGE and "SERVICE" in err
 
 
 def test_query_json_rows_are_objects(bundled_store, capsys, site_catalog):
-    code, out, _ = _main(capsys, "query", "search", "-p", "text=graph", "-f", "json", "--store", str(bundled_store.path))
+    code, out, _ = in_process(capsys, "query", "search", "-p", "text=graph", "-f", "json",
+                              "--store", str(bundled_store.path))
     rows = json.loads(out)
     assert code == EXIT_OK and rows and all(isinstance(r, dict) for r in rows)
     names = {r["id"]: r["name"] for r in site_catalog["records"]}
@@ -110,7 +100,7 @@ def test_query_json_rows_are_objects(bundled_store, capsys, site_catalog):
 def test_query_list_shows_questions_and_typed_parameters(capsys):
     from kg import queries
 
-    code, out, _ = _main(capsys, "query", "--list", "-f", "json")
+    code, out, _ = in_process(capsys, "query", "--list", "-f", "json")
     listed = {row["name"]: row for row in json.loads(out)}
     assert code == EXIT_OK and set(listed) == set(queries.available())
     search = queries.load("search")
@@ -128,10 +118,10 @@ def test_an_unexpected_failure_is_one_line_and_exit_70(capsys, monkeypatch, tmp_
         raise RuntimeError("simulated bug")
 
     monkeypatch.setattr(queries, "listing", broken)
-    code, _, err = _main(capsys, "query", "--list")
+    code, _, err = in_process(capsys, "query", "--list")
     assert code == EXIT_INTERNAL == 70
     assert err.count("\n") == 1 and "RuntimeError: simulated bug" in err and "Traceback" not in err
-    code, _, err = _main(capsys, "query", "--list", "--debug")
+    code, _, err = in_process(capsys, "query", "--list", "--debug")
     assert code == EXIT_INTERNAL and "Traceback" in err
 
 
@@ -141,9 +131,9 @@ def test_an_unexpected_failure_is_one_line_and_exit_70(capsys, monkeypatch, tmp_
 def test_export_format_follows_the_extension_in_any_case(bundled_store, capsys, tmp_path):
     store = str(bundled_store.path)
     turtle, rdfxml = tmp_path / "x.TTL", tmp_path / "x.rdf"
-    assert _main(capsys, "export", "-o", str(turtle), "--store", store)[0] == EXIT_OK
-    assert _main(capsys, "export", "-o", str(rdfxml), "--store", store, "--graph",
-                 "https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai")[0] == EXIT_OK
+    assert in_process(capsys, "export", "-o", str(turtle), "--store", store)[0] == EXIT_OK
+    assert in_process(capsys, "export", "-o", str(rdfxml), "--store", store, "--graph",
+                      "https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai")[0] == EXIT_OK
     triples = {(t.subject, t.predicate, t.object) for t in parse(path=str(turtle), format=RdfFormat.TURTLE)}
     assert len(triples) > 200_000
     graph = {(q.subject, q.predicate, q.object) for q in bundled_store.quads(
@@ -153,8 +143,8 @@ def test_export_format_follows_the_extension_in_any_case(bundled_store, capsys, 
 
 
 def test_export_unknown_graph_is_a_usage_error(bundled_store, capsys):
-    code, _, err = _main(capsys, "export", "-f", "nquads", "--graph", "https://example.org/none",
-                         "--store", str(bundled_store.path))
+    code, _, err = in_process(capsys, "export", "-f", "nquads", "--graph", "https://example.org/none",
+                              "--store", str(bundled_store.path))
     assert code == EXIT_USAGE and "no such named graph" in err
 
 
@@ -163,7 +153,7 @@ def test_plain_jsonld_is_read_by_rdflib(bundled_store, capsys, tmp_path):
 
     record = "https://w3id.org/agent-landscape/id/graph/record/mem0--mem0-ai"
     out = tmp_path / "mem0.jsonld"
-    assert _main(capsys, "export", "-o", str(out), "--union", "--graph", record,
-                 "--store", str(bundled_store.path))[0] == EXIT_OK
+    assert in_process(capsys, "export", "-o", str(out), "--union", "--graph", record,
+                      "--store", str(bundled_store.path))[0] == EXIT_OK
     read = rdflib.Graph().parse(out, format="json-ld")
     assert len(read) == len(list(bundled_store.quads(NamedNode(record)))) > 100

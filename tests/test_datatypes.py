@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -22,6 +20,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 import rdflib
+from helpers import kg
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 EX = "http://example.org/"
@@ -83,10 +82,6 @@ def _write(folder: Path) -> tuple[Path, Path]:
                      f"sh:datatype xsd:{name} ] .")
     shapes.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return data, shapes
-
-
-def kg(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")

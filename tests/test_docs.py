@@ -21,7 +21,6 @@ import argparse
 import os
 import pty
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -40,6 +39,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 sys.path.insert(0, str(ROOT))
 from kg import cli  # noqa: E402
+from helpers import kg, kg_command
 
 
 # ---------------------------------------------------------------------------
@@ -197,11 +197,6 @@ def test_the_comparison_notices_a_missing_option_and_an_extra_one():
 # Conventions
 
 
-def kg(*args: str, env: dict | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True, input=stdin,
-                          cwd=ROOT, env={**os.environ, **(env or {})}, timeout=600)
-
-
 @pytest.mark.parametrize("name", list(subcommands(cli.build_parser())))
 def test_every_command_has_help_with_an_example(name):
     run = kg(name, "--help")
@@ -243,7 +238,7 @@ def run_in_terminal(args: list[str], env: dict) -> tuple[int, str]:
     pid, fd = pty.fork()
     if pid == 0:  # the child: a terminal on stdin, stdout and stderr
         os.chdir(ROOT)
-        os.execve(sys.executable, [sys.executable, "-m", "kg.cli", *args], {**os.environ, **env})
+        os.execve(sys.executable, kg_command(*args), {**os.environ, **env})
     chunks = []
     while True:
         try:

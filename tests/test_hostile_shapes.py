@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, EXIT_VIOLATIONS
+from helpers import kg, one_line_error
 
 PREFIXES = "@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
 DATA = (PREFIXES + 'ex:a a ex:T ; ex:p "été" .\nex:b a ex:T ; ex:p "été 2" .\n'
@@ -26,16 +26,9 @@ def kg_validate(tmp_path: Path, shapes: str, *options: str, data: str = DATA,
     (tmp_path / "data.ttl").write_text(data, encoding="utf-8")
     (tmp_path / "shapes.ttl").write_text(PREFIXES + shapes, encoding="utf-8")
     started = time.monotonic()
-    run = subprocess.run([sys.executable, "-m", "kg", "validate", str(tmp_path / "data.ttl"), "--shapes",
-                          str(tmp_path / "shapes.ttl"), "--format", "json", "--store", str(tmp_path / "unused"),
-                          *options], capture_output=True, text=True, timeout=timeout)
+    run = kg("validate", str(tmp_path / "data.ttl"), "--shapes", str(tmp_path / "shapes.ttl"), "--format", "json",
+             "--store", str(tmp_path / "unused"), *options, timeout=timeout)
     return run, time.monotonic() - started
-
-
-def one_line_error(run: subprocess.CompletedProcess) -> str:
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kg: error: ") and "Traceback" not in run.stderr, run.stderr
-    return lines[0]
 
 
 def failing_values(run: subprocess.CompletedProcess) -> list[str]:
@@ -65,14 +58,14 @@ def test_xsd_class_subtraction_and_name_escapes(tmp_path):
 def test_a_pattern_that_is_no_regular_expression_is_one_line_naming_the_shape(tmp_path):
     run, _ = kg_validate(tmp_path, 'ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:p ; sh:pattern "([a-" ] .')
     assert run.returncode == EXIT_INPUT
-    line = one_line_error(run)
+    line = one_line_error(run, None)
     assert "shapes.ttl: shape ex:S/<http://example.org/p>: sh:pattern \"([a-\"" in line
     assert "character class is not closed" in line
 
 
 def test_a_pattern_python_reads_but_xsd_does_not_is_refused(tmp_path):
     run, _ = kg_validate(tmp_path, 'ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:p ; sh:pattern "\\\\bx" ] .')
-    assert run.returncode == EXIT_INPUT and "\\b is not an escape" in one_line_error(run)
+    assert run.returncode == EXIT_INPUT and "\\b is not an escape" in one_line_error(run, None)
 
 
 @pytest.fixture
@@ -102,7 +95,7 @@ def test_shacl_sparql_that_would_reach_the_network_is_refused_and_connects_nowhe
     text = query.format(port=listener.getsockname()[1])
     run, _ = kg_validate(tmp_path, f'ex:S sh:targetClass ex:T ; sh:sparql [ sh:select "{text}" ] .')
     assert run.returncode == EXIT_INPUT
-    assert f"shape ex:S: its SPARQL (sh:select)" in one_line_error(run) and f"({word})" in run.stderr
+    assert f"shape ex:S: its SPARQL (sh:select)" in one_line_error(run, None) and f"({word})" in run.stderr
     assert not _connected(listener)
 
 
@@ -125,20 +118,20 @@ def test_shapes_nested_thousands_deep_are_one_line(tmp_path, key, depth):
             + " ]" * depth + " ."
     run, _ = kg_validate(tmp_path, shapes)
     assert run.returncode == EXIT_INPUT
-    assert "shape ex:S: shapes nest more than 64 deep" in one_line_error(run)
+    assert "shape ex:S: shapes nest more than 64 deep" in one_line_error(run, None)
 
 
 def test_a_path_nested_thousands_deep_is_one_line(tmp_path):
     path = "[ sh:inversePath " * 2000 + "ex:p" + " ]" * 2000
     run, _ = kg_validate(tmp_path, f"ex:S sh:targetClass ex:T ; sh:property [ sh:path {path} ; sh:minCount 1 ] .")
-    assert run.returncode == EXIT_INPUT and "its sh:path nests more than 50 deep" in one_line_error(run)
+    assert run.returncode == EXIT_INPUT and "its sh:path nests more than 50 deep" in one_line_error(run, None)
 
 
 def test_a_recursive_shape_over_a_long_chain_is_one_line(tmp_path):
     chain = PREFIXES + "".join(f"ex:n{i} ex:next ex:n{i + 1} .\n" for i in range(3000)) + "ex:n0 a ex:T .\n"
     run, _ = kg_validate(tmp_path, "ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:next ; sh:node ex:S ] .",
                          data=chain)
-    assert run.returncode == EXIT_INPUT and "its checks nest more than 100 nodes deep" in one_line_error(run)
+    assert run.returncode == EXIT_INPUT and "its checks nest more than 100 nodes deep" in one_line_error(run, None)
 
 
 def test_the_nested_quantifier_of_the_report_is_answered_at_once(tmp_path):
@@ -153,7 +146,7 @@ def test_a_pattern_that_backtracks_without_end_is_refused_naming_the_shape_and_t
     run, seconds = kg_validate(tmp_path, 'ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:p ; '
                                          'sh:pattern "^(a|aa)+$" ] .', timeout=60)
     assert run.returncode == EXIT_INPUT
-    line = one_line_error(run)
+    line = one_line_error(run, None)
     assert 'sh:pattern "^(a|aa)+$" ran longer than 2 s on one value of <http://example.org/c>' in line
 
 
@@ -163,18 +156,18 @@ def test_every_validation_has_a_deadline_even_stock_pyshacl(tmp_path):
                                          'sh:pattern "^(a+)+$" ] .', "--engine", "pyshacl", "--timeout", "3",
                                timeout=60)
     assert run.returncode == EXIT_USAGE
-    assert "did not finish within 3 s" in one_line_error(run) and run.stdout == ""
+    assert "did not finish within 3 s" in one_line_error(run, None) and run.stdout == ""
     # and shapes that go to pySHACL (SHACL-SPARQL) with such a pattern nested in them
     shapes = ('ex:S sh:targetClass ex:T ; sh:sparql [ sh:select "SELECT $this WHERE { $this ?p ?o FILTER(false) }" ] ; '
               'sh:property [ sh:path ex:p ; sh:pattern "^(a+)+$" ] .')
     run, _ = kg_validate(tmp_path, shapes, "--timeout", "3", timeout=60)
-    assert run.returncode == EXIT_USAGE and "did not finish within 3 s" in one_line_error(run)
+    assert run.returncode == EXIT_USAGE and "did not finish within 3 s" in one_line_error(run, None)
 
 
 def test_the_timeout_option_is_checked(tmp_path):
     run, _ = kg_validate(tmp_path, "ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:p ; sh:minCount 1 ] .",
                          "--timeout", "0")
-    assert run.returncode == EXIT_USAGE and "--timeout must be a positive number" in one_line_error(run)
+    assert run.returncode == EXIT_USAGE and "--timeout must be a positive number" in one_line_error(run, None)
     run, _ = kg_validate(tmp_path, "ex:S sh:targetClass ex:T ; sh:property [ sh:path ex:p ; sh:minCount 1 ] .",
                          "--timeout", "30")
     assert run.returncode == EXIT_OK, run.stderr

@@ -12,8 +12,6 @@ import copy
 import gc
 import json
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.validation import load_rules
 from kg.vocab import Iris
+from helpers import kg
 
 IRIS = Iris()
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,18 +92,13 @@ def fresh(base, tmp_path) -> Path:
     return tmp_path / "store"
 
 
-def run_kg(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
-
-
 def test_every_bad_record_is_named_by_file_record_and_field_in_a_real_process(base, clean, tmp_path):
     """Each breaks a structural rule: quarantined with its reasons, one line each, the store unchanged."""
     records = [variant(clean, name, change) for name, change, _, _ in BAD]
     file = tmp_path / "bad.json"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
     store, quarantine = fresh(base, tmp_path), tmp_path / "q.jsonl"
-    done = run_kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
+    done = kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
     assert done.returncode == EXIT_QUARANTINE, done.stderr
     assert not [line for line in done.stderr.splitlines() if line.startswith("warning: ")], done.stderr
     held = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
@@ -124,7 +118,7 @@ def test_a_schema_version_of_another_major_is_refused_and_changes_nothing(base, 
     file.write_text(json.dumps({"schemaVersion": "2.0.0", "records": [variant(clean, "v2", lambda r: None)]}),
                     encoding="utf-8")
     store = fresh(base, tmp_path)
-    done = run_kg("ingest", str(file), "--store", str(store))
+    done = kg("ingest", str(file), "--store", str(store))
     assert done.returncode == EXIT_INPUT
     assert done.stderr.strip().splitlines() == [
         f"kg: error: {file}: schemaVersion: '2.0.0' is major version 2; kg reads major version 1 only"]
@@ -329,7 +323,7 @@ def test_a_record_that_breaks_a_structural_rule_is_quarantined_and_its_neighbour
     records = [before, bad, after]
     file = tmp_path / "mixed.json"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
-    done = run_kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
+    done = kg("ingest", str(file), "--store", str(store), "--quarantine", str(quarantine))
     assert done.returncode == EXIT_QUARANTINE, done.stderr
     (held,) = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
     assert held.startswith(f"quarantined: {file}: [1] {bad['id']}: {path}: breaks a structural rule"), held
@@ -349,7 +343,7 @@ def test_a_record_that_breaks_only_quality_rules_goes_in_with_a_warning_and_the_
     file = tmp_path / "uncited.json"
     file.write_text(json.dumps(uncited), encoding="utf-8")
     store = fresh(base, tmp_path)
-    done = run_kg("ingest", str(file), "--store", str(store))
+    done = kg("ingest", str(file), "--store", str(store))
     assert done.returncode == EXIT_OK, done.stderr
     assert [line for line in done.stderr.splitlines() if line.startswith("warning: ")] == [
         f"warning: {file}: [0] {uncited['id']}: cells.type.citation: A T2 cell has an http(s) citation. "
@@ -357,7 +351,7 @@ def test_a_record_that_breaks_only_quality_rules_goes_in_with_a_warning_and_the_
     assert set(stored_names(store)) == {"mem0--mem0-ai", uncited["id"]}
     gated = tmp_path / "gated"
     shutil.copytree(base["store"], gated)
-    done = run_kg("ingest", str(file), "--store", str(gated), "--gate", "violation")
+    done = kg("ingest", str(file), "--store", str(gated), "--gate", "violation")
     assert done.returncode == EXIT_QUARANTINE, done.stderr
     assert f"{uncited['id']}: cells.type.citation: held back by the gate: breaks T2Citation" in done.stderr
     assert dump(gated) == base["dump"]
@@ -368,7 +362,7 @@ def test_strict_rejects_the_whole_input_for_a_structural_break(base, clean, tmp_
     file = tmp_path / "two.json"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "records": records}), encoding="utf-8")
     store = fresh(base, tmp_path)
-    done = run_kg("ingest", str(file), "--store", str(store), "--strict")
+    done = kg("ingest", str(file), "--store", str(store), "--strict")
     assert done.returncode == EXIT_INPUT, done.stderr
     assert f"[1] bad-tier-9--example-org: tier: breaks a structural rule" in done.stderr
     assert dump(store) == base["dump"]
@@ -379,7 +373,7 @@ def test_an_edge_that_breaks_a_structural_rule_is_quarantined_and_the_others_go_
     edges[1].update(type="built-on", isInfluential=True)  # isInfluential is given only on cites edges
     file, store = tmp_path / "edges.json", tmp_path / "store"
     file.write_text(json.dumps({"schemaVersion": "1.0.0", "edges": edges}), encoding="utf-8")
-    done = run_kg("ingest", str(file), "--store", str(store))
+    done = kg("ingest", str(file), "--store", str(store))
     assert done.returncode == EXIT_QUARANTINE, done.stderr
     (held,) = [line for line in done.stderr.splitlines() if line.startswith("quarantined: ")]
     assert held.startswith(f"quarantined: {file}: [1] {edges[1]['source']} -> {edges[1]['target']}: type: breaks "

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers import ENTRY, kg, one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -35,20 +36,11 @@ def _bounded() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
-def kg(*args: str, cwd: Path, lowered: bool = False, **options) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", LOWERED] if lowered else [sys.executable, "-m", "kg"]
-    env = dict(os.environ, TMPDIR=str(cwd / "tmp"))  # where a spool goes: checked empty afterwards
-    (cwd / "tmp").mkdir(exist_ok=True)
-    return subprocess.run([*command, *args], cwd=cwd, capture_output=True, timeout=120, preexec_fn=_bounded,
-                          env=env, **options)
-
-
-def one_line_error(done: subprocess.CompletedProcess, code: int = 3) -> str:
-    stderr = done.stderr.decode()
-    assert done.returncode == code, (done.returncode, stderr[-2000:])
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kg: error: "), stderr[-2000:]
-    return lines[0]
+def capped_kg(*args: str, cwd: Path, lowered: bool = False, **options) -> subprocess.CompletedProcess:
+    """``kg ARGS`` under the memory cap (``lowered``: its input caps lowered), its spool in ``cwd/tmp``."""
+    (cwd / "tmp").mkdir(exist_ok=True)  # where a spool goes: checked empty afterwards
+    return kg(*args, cwd=cwd, env={"TMPDIR": str(cwd / "tmp")}, entry=("-c", LOWERED) if lowered else ENTRY,
+              preexec_fn=_bounded, text=False, timeout=120, **options)
 
 
 def five_records() -> bytes:
@@ -71,8 +63,8 @@ def feed(fifo: Path, data: bytes) -> threading.Thread:
 
 
 def test_dev_zero_is_refused_at_once_in_bounded_memory(tmp_path):
-    done = kg("ingest", "--store", str(tmp_path / "store"), "/dev/zero", cwd=tmp_path)
-    line = one_line_error(done)
+    done = capped_kg("ingest", "--store", str(tmp_path / "store"), "/dev/zero", cwd=tmp_path)
+    line = one_line_error(done, 3)
     assert "/dev/zero" in line and "NUL bytes" in line
 
 
@@ -80,7 +72,7 @@ def test_a_fifo_is_read_as_a_stream(tmp_path):
     fifo = tmp_path / "records"
     os.mkfifo(fifo)
     writer = feed(fifo, five_records())
-    done = kg("ingest", "--store", str(tmp_path / "store"), str(fifo), cwd=tmp_path, lowered=True)
+    done = capped_kg("ingest", "--store", str(tmp_path / "store"), str(fifo), cwd=tmp_path, lowered=True)
     writer.join(10)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert "ingested 5 records" in done.stderr.decode()
@@ -95,12 +87,12 @@ def test_a_stream_over_the_cap_is_one_line_exit_3_and_leaves_no_spool(tmp_path, 
         fifo = tmp_path / "records"
         os.mkfifo(fifo)
         writer = feed(fifo, endless_looking)
-        done = kg("ingest", "--store", str(store), str(fifo), cwd=tmp_path, lowered=True)
+        done = capped_kg("ingest", "--store", str(store), str(fifo), cwd=tmp_path, lowered=True)
         writer.join(10)
         name = str(fifo)
     else:
-        done = kg("ingest", "--store", str(store), "-", cwd=tmp_path, lowered=True, input=endless_looking)
+        done = capped_kg("ingest", "--store", str(store), "-", cwd=tmp_path, lowered=True, stdin=endless_looking)
         name = "<stdin>"
-    line = one_line_error(done)
+    line = one_line_error(done, 3)
     assert line.startswith(f"kg: error: {name}: is a stream of more than {CAP:,} bytes"), line
     assert os.listdir(tmp_path / "tmp") == []  # the spool went with the error

@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,15 +28,12 @@ from kg.vocab import Iris
 from test_remembered import EDGE_RULES, expected_edge_results, with_dangling_edges
 
 import searching  # tests/searching.py
+from helpers import kg
 
 RECORD = "mem0--mem0-ai"
 RULES = "kg-catalog-rules.json"
 MARKER = "kg-checked.json"
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-def kg(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ from kg.cli import main
 from kg.ingestion import ingest_paths
 from kg.queries import listing, load
 from kg.store import GraphStore
+import helpers  # tests/helpers.py (its kg() would hide the package kg here)
 
 ROOT = Path(__file__).resolve().parent.parent
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
@@ -442,8 +443,8 @@ def test_analyze_ranks_the_top_systems_by_the_first_measure(session, catalog):
 
 
 def test_streamable_http_serves_the_same_tools(store_dir, catalog):
-    proc = subprocess.Popen([sys.executable, "-m", "kg", "mcp", "--http", "--port", "0", "--workers", "1",
-                             "--store", str(store_dir)],
+    proc = subprocess.Popen(helpers.kg_command("mcp", "--http", "--port", "0", "--workers", "1",
+                                               "--store", str(store_dir)),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stderr.readline() if proc.stderr else ""
@@ -503,8 +504,8 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
 
 def _mcp_http(store_dir: Path, *options: str) -> tuple[subprocess.Popen, str]:
     """``python -m kg mcp --http`` on a free port, and its URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "kg", "mcp", "--http", "--port", "0", "--workers", "1",
-                             "--store", str(store_dir), *options],
+    proc = subprocess.Popen(helpers.kg_command("mcp", "--http", "--port", "0", "--workers", "1",
+                                               "--store", str(store_dir), *options),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline() if proc.stderr else ""
     found = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
@@ -547,6 +548,5 @@ def test_http_accepts_the_origins_the_user_lists(store_dir):
     finally:
         proc.terminate()
         proc.wait(10)
-    refused = subprocess.run([sys.executable, "-m", "kg", "mcp", "--http", "--store", str(store_dir),
-                              "--allow-origin", "localhost:3000"], capture_output=True, text=True, timeout=60)
+    refused = helpers.kg("mcp", "--http", "--store", str(store_dir), "--allow-origin", "localhost:3000", timeout=60)
     assert refused.returncode == 2 and "--allow-origin" in refused.stderr and "Traceback" not in refused.stderr

@@ -17,13 +17,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from kg.normalise import fold
 from serving import kg_mcp_http
+from helpers import kg_command
 
 BUDGET_BYTES = 20_000
 
@@ -42,7 +42,7 @@ def inspector() -> str:
 @pytest.fixture(scope="module")
 def stdio(bundled_store) -> list[str]:
     """The command the Inspector starts: kg mcp over stdio on the bundled catalog."""
-    return [sys.executable, "-m", "kg", "mcp", "--store", str(bundled_store.path), "--workers", "1"]
+    return kg_command("mcp", "--store", str(bundled_store.path), "--workers", "1")
 
 
 def inspect(program: str, target: list[str], *arguments: str) -> Any:

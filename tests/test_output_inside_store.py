@@ -14,20 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from kg.cli.parser import build_parser
+from helpers import kg
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SEED = str(DATA / "seed-record.json")
-
-
-def kg(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")

@@ -11,29 +11,14 @@ import json
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import kg, one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 as_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="mknod needs root")
-
-
-def kg(*args: str, cwd: Path, **options) -> subprocess.CompletedProcess:
-    """The real command (``-m kg``: the package PYTHONPATH names, else the installed one)."""
-    if "stdout" not in options:
-        options["capture_output"] = True
-    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, timeout=300, **options)
-
-
-def one_line_error(done: subprocess.CompletedProcess, code: int = 2) -> str:
-    stderr = done.stderr.decode() if isinstance(done.stderr, bytes) else done.stderr
-    assert done.returncode == code, (done.returncode, stderr)
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kg: error: "), stderr
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +35,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def expected_nquads(store: Path, cwd: Path) -> bytes:
-    done = kg("export", "--store", str(store), "-f", "nquads", cwd=cwd)
+    done = kg("export", "--store", str(store), "-f", "nquads", cwd=cwd, text=False)
     assert done.returncode == 0 and done.stdout
     return done.stdout
 
@@ -80,7 +65,7 @@ def test_a_device_that_refuses_the_write_is_one_line_exit_2_and_stays_a_device(b
     os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # what /dev/full is, made here
     for command in (["checkout", "1"], ["export", "-f", "nquads"]):
         done = kg(*command, "--store", str(store), "-o", str(full), cwd=tmp_path)
-        line = one_line_error(done)
+        line = one_line_error(done, 2)
         assert str(full) in line and "No space left on device" in line, line
         assert stat.S_ISCHR(os.stat(full).st_mode) and os.stat(full).st_rdev == os.makedev(1, 7), command
     assert sorted(os.listdir(tmp_path)) == ["full"]
@@ -116,7 +101,7 @@ def test_a_descriptor_and_dash_are_standard_output(built, tmp_path):
     report = kg("ingest", "--store", str(tmp_path / "store"), str(five), "--report", "-", cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     assert not (tmp_path / "-").exists()
-    findings = [json.loads(line) for line in report.stdout.decode().splitlines()]
+    findings = [json.loads(line) for line in report.stdout.splitlines()]
     assert findings and all(finding["rule"] for finding in findings)
 
 
@@ -148,7 +133,7 @@ def test_a_folder_or_a_missing_folder_is_one_line_exit_2_before_anything_is_read
              (["export", "--store", str(store), "-f", "nquads", "-o", str(tmp_path / "no" / "x.nq")],
               "does not exist")]
     for command, problem in cases:
-        line = one_line_error(kg(*command, cwd=tmp_path))
+        line = one_line_error(kg(*command, cwd=tmp_path), 2)
         assert problem in line, (command, line)
     assert not fresh.exists()  # refused before the store was opened
     assert sorted(os.listdir(tmp_path)) == ["folder"] and not os.listdir(tmp_path / "folder")
@@ -159,7 +144,7 @@ def test_a_block_device_is_refused(built, tmp_path):
     store, _ = built
     block = tmp_path / "block"
     os.mknod(block, stat.S_IFBLK | 0o600, os.makedev(7, 0))  # never opened: refused by its kind
-    line = one_line_error(kg("export", "--store", str(store), "-f", "nquads", "-o", str(block), cwd=tmp_path))
+    line = one_line_error(kg("export", "--store", str(store), "-f", "nquads", "-o", str(block), cwd=tmp_path), 2)
     assert "block device" in line and stat.S_ISBLK(os.stat(block).st_mode)
 
 
@@ -173,7 +158,7 @@ def test_an_output_that_is_an_input_is_refused_before_anything_is_read(built, tm
     for option, path, inputs in (("--quarantine", given, [given]), ("--report", given, [given]),
                                  ("--report", alias, [given]), ("--quarantine", given, [tmp_path])):
         line = one_line_error(kg("ingest", "--store", str(fresh), *map(str, inputs), option, str(path),
-                                 cwd=tmp_path))
+                                 cwd=tmp_path), 2)
         said = "is inside the input folder" if inputs == [tmp_path] else "is one of the command's inputs"
         assert said in line, line
         assert given.read_bytes() == five.read_bytes()

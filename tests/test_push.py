@@ -26,6 +26,7 @@ from kg.errors import StoreError, UsageError
 from kg.ingestion import ingest_paths
 from kg.pushes import push
 from kg.store import GraphStore
+from helpers import kg
 
 
 def _free_port() -> int:
@@ -368,11 +369,9 @@ def test_a_page_that_echoes_the_request_never_prints_a_secret(one_graph_store, s
     password = "pa55-w0rd-xyz"
     token = base64.b64encode(f"pushuser:{password}".encode()).decode()
     try:
-        done = subprocess.run([sys.executable, "-m", "kg", "push", "--store", str(one_graph_store.path),
-                               "--endpoint", server.url + "/ds/query?api_key=SE%2FKRIT-9&graph=urn%3Aabc",
-                               "--user", "pushuser", "--timeout", "10"],
-                              capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "KG_PUSH_PASSWORD": password})
+        done = kg("push", "--store", str(one_graph_store.path),
+                  "--endpoint", server.url + "/ds/query?api_key=SE%2FKRIT-9&graph=urn%3Aabc",
+                  "--user", "pushuser", "--timeout", "10", timeout=60, env={"KG_PUSH_PASSWORD": password})
     finally:
         server.stop()
     err = done.stderr

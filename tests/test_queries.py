@@ -33,6 +33,7 @@ from kg.store import GraphStore
 from kg.vocab import PREFIXES, Iris
 
 import searching  # tests/searching.py: the words matcher, written from its definition
+from helpers import in_process  # tests/helpers.py: kg run in this process
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN_PATH = ROOT / "benchmarks" / "generate.py"
@@ -927,28 +928,22 @@ def test_limit_and_run(bundled_store):
     assert queries.query(bundled_store, str(ROOT / "queries" / "info.rq")) == queries.query(bundled_store, "info")
 
 
-def _cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_cli_list(capsys):
-    code, out, _ = _cli(capsys, "query", "--list")
+    code, out, _ = in_process(capsys, "query", "--list")
     assert code == 0
     for name in OWN_QUERIES:  # name, then the question (shortened to the table's width)
         question = queries.load(name).question or queries.load(name).title
         assert re.search(rf"^{re.escape(name)}\s+{re.escape(question[:40])}", out, re.MULTILINE)
-    code, out, _ = _cli(capsys, "query", "--list", "-f", "sparql-json")
+    code, out, _ = in_process(capsys, "query", "--list", "-f", "sparql-json")
     assert [b["name"]["value"] for b in json.loads(out)["results"]["bindings"]] == queries.available()
-    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    code, out, _ = in_process(capsys, "query", "--list", "-f", "json")
     assert [row["name"] for row in json.loads(out)] == queries.available()
 
 
 def test_queries_that_read_the_whole_catalog_say_so_with_their_measured_cost(capsys):
     from kg.mcp.schema import tool_description
 
-    code, out, _ = _cli(capsys, "query", "--list", "-f", "json")
+    code, out, _ = in_process(capsys, "query", "--list", "-f", "json")
     costs = {row["name"]: row["cost"] for row in json.loads(out)}
     for name in ("eval-orphans", "select-system-names", "search", "changes"):
         assert re.match(r"reads every .*; cold on disk [0-9.]+ s at 912 .*, [0-9.]+ s at 45,600", costs[name]), name
@@ -962,22 +957,23 @@ def test_queries_that_read_the_whole_catalog_say_so_with_their_measured_cost(cap
 def test_cli_formats(bundled_store, capsys):
     store = str(bundled_store.path)
     expected = rows(bundled_store, "related", id="mem0--mem0-ai")
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "sparql-json")
+    code, out, _ = in_process(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai",
+                              "-f", "sparql-json")
     assert code == 0
     parsed = list(parse_query_results(out.encode(), QueryResultsFormat.JSON))
     assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")
+    code, out, _ = in_process(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")
     table = list(csv.DictReader(io.StringIO(out)))
     assert [{k: v for k, v in r.items() if v != ""} for r in table] == expected
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tab")
+    code, out, _ = in_process(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tab")
     lines = out.splitlines()
     assert lines[0].split("\t") == ["direction", "type", "other_id", "other_name", "evidence", "citation",
                                     "influential", "type_count"]
     assert len(lines) == len(expected) + 1
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tsv")
+    code, out, _ = in_process(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "tsv")
     parsed = list(parse_query_results(out.encode(), QueryResultsFormat.TSV))  # W3C SPARQL TSV, as the endpoint's
     assert [{k: plain(row[k]) for k in expected[0] if row[k] is not None} for row in parsed] == expected
-    code, out, _ = _cli(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai")
+    code, out, _ = in_process(capsys, "query", "related", "--store", store, "-p", "id=mem0--mem0-ai")
     assert out.rstrip().endswith(f"({len(expected)} rows)")
     assert "mem0-mcp-official--gh-mem0ai-mem0-mcp" in out
 
@@ -986,7 +982,7 @@ def test_cli_formats(bundled_store, capsys):
                                             ("ntriples", RdfFormat.N_TRIPLES), ("jsonld", RdfFormat.JSON_LD)])
 def test_cli_graph_formats(bundled_store, capsys, fmt, rdf_format):
     args = ["query", "show", "--store", str(bundled_store.path), "-p", "id=mem0--mem0-ai"]
-    code, out, _ = _cli(capsys, *args, *(["-f", fmt] if fmt else []))
+    code, out, _ = in_process(capsys, *args, *(["-f", fmt] if fmt else []))
     assert code == 0
     parsed = {(q.subject, q.predicate, q.object) for q in parse(out.encode(), rdf_format)}
     shown = queries.query(bundled_store, "show", {"id": "mem0--mem0-ai"})
@@ -999,29 +995,29 @@ def test_cli_file_and_errors(bundled_store, capsys, tmp_path):
     rq = tmp_path / "mine.rq"
     rq.write_text("# title: mine\nPREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
                   "# not a header line any more\nSELECT (COUNT(*) AS ?n) WHERE { ?s a kg:System }\n")
-    code, out, _ = _cli(capsys, "query", str(rq), "--store", store, "-f", "csv")
+    code, out, _ = in_process(capsys, "query", str(rq), "--store", store, "-f", "csv")
     assert code == 0 and out.splitlines() == ["n", "912"]
     ask = tmp_path / "ask.rq"
     ask.write_text('# param: id (string) an id\nPREFIX dcterms: <http://purl.org/dc/terms/>\n'
                    'ASK { ?s dcterms:identifier ?id }\n')
-    assert _cli(capsys, "query", str(ask), "--store", store, "-p", "id=mem0--mem0-ai")[1] == "true\n"
-    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "sparql-json")[1]) == \
-        {"head": {}, "boolean": False}
-    assert json.loads(_cli(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) is False
-    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
-    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")[0] == 2
-    assert _cli(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 6  # no such system
-    assert _cli(capsys, "query", "no-such-query", "--store", store)[0] == 2
-    assert _cli(capsys, "query", "search", "--store", store)[0] == 2  # missing --param text
-    assert _cli(capsys, "query", "search", "--store", store, "-p", "text")[0] == 2
-    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "text=b")[0] == 2
-    assert _cli(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "tier=x")[0] == 2
-    assert _cli(capsys, "query", "--store", store)[0] == 2
-    assert _cli(capsys, "query", "info", "--store", str(tmp_path / "missing"))[0] == 4
-    code, out, _ = _cli(capsys, "query", "compliant-systems", "--store", store, "--sparql", "-p",
-                        'framework=" } DROP ALL #')
+    assert in_process(capsys, "query", str(ask), "--store", store, "-p", "id=mem0--mem0-ai")[1] == "true\n"
+    asked = in_process(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "sparql-json")
+    assert json.loads(asked.stdout) == {"head": {}, "boolean": False}
+    assert json.loads(in_process(capsys, "query", str(ask), "--store", store, "-p", "id=x", "-f", "json")[1]) is False
+    assert in_process(capsys, "query", "search", "--store", store, "-p", "text=x", "-f", "turtle")[0] == 2
+    assert in_process(capsys, "query", "show", "--store", store, "-p", "id=mem0--mem0-ai", "-f", "csv")[0] == 2
+    assert in_process(capsys, "query", "show", "--store", store, "-p", "id=x", "-f", "csv")[0] == 6  # no such system
+    assert in_process(capsys, "query", "no-such-query", "--store", store)[0] == 2
+    assert in_process(capsys, "query", "search", "--store", store)[0] == 2  # missing --param text
+    assert in_process(capsys, "query", "search", "--store", store, "-p", "text")[0] == 2
+    assert in_process(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "text=b")[0] == 2
+    assert in_process(capsys, "query", "search", "--store", store, "-p", "text=a", "-p", "tier=x")[0] == 2
+    assert in_process(capsys, "query", "--store", store)[0] == 2
+    assert in_process(capsys, "query", "info", "--store", str(tmp_path / "missing"))[0] == 4
+    code, out, _ = in_process(capsys, "query", "compliant-systems", "--store", store, "--sparql", "-p",
+                              'framework=" } DROP ALL #')
     assert code == 0 and 'VALUES (?framework) { ("\\" } DROP ALL #") }' in out
-    assert _cli(capsys, "query", "related", "--store", store, "--sparql", "-p", 'id=" } DROP ALL #')[0] == 6
+    assert in_process(capsys, "query", "related", "--store", store, "--sparql", "-p", 'id=" } DROP ALL #')[0] == 6
 
 
 def test_a_user_query_file_is_guarded_before_it_runs(bundled_store, capsys, tmp_path):
@@ -1034,7 +1030,7 @@ def test_a_user_query_file_is_guarded_before_it_runs(bundled_store, capsys, tmp_
     for path, message in ((service, "SERVICE is not allowed"), (remote, "is not a graph of this store")):
         with pytest.raises(QueryError, match=message):
             queries.run(bundled_store, str(path))
-        code, _, err = _cli(capsys, "query", str(path), "--store", store)
+        code, _, err = in_process(capsys, "query", str(path), "--store", store)
         assert code == 2 and str(path) in err and message in err
     local = tmp_path / "local.rq"
     local.write_text(f"SELECT (COUNT(*) AS ?n) FROM {Iris().edges_graph} WHERE {{ ?s ?p ?o }}\n")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import base64
 import http.server
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -25,6 +23,7 @@ from kg.cli import main
 from kg.remote_query import Endpoint
 from kg.errors import NotFound, StoreError
 from kg.pushes import push
+from helpers import kg
 
 PREFIXES = ("PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
             "PREFIX schema: <https://schema.org/>\nPREFIX dcterms: <http://purl.org/dc/terms/>\n")
@@ -250,12 +249,6 @@ def test_an_unreachable_endpoint_is_one_line_without_the_password():
 # kg query --endpoint as a real process: a total deadline, and nothing secret echoed
 
 
-def kg_query(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """``python -m kg query ...`` (the code on PYTHONPATH), its output captured."""
-    return subprocess.run([sys.executable, "-m", "kg", "query", *args], capture_output=True, text=True,
-                          timeout=timeout)
-
-
 class Dripping(http.server.ThreadingHTTPServer):
     """Answers every POST with headers, then one byte of its body every 2 s (a 1000-byte body)."""
 
@@ -289,8 +282,8 @@ def test_a_dripping_endpoint_cannot_hold_a_query_past_its_deadline():
     server = Dripping()
     try:
         started = time.monotonic()
-        done = kg_query("--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", server.url + "/sparql",
-                        "--timeout", "3")
+        done = kg("query", "--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", server.url + "/sparql",
+                  "--timeout", "3", timeout=60)
         took = time.monotonic() - started
     finally:
         server.shutdown()
@@ -313,9 +306,9 @@ def test_an_endpoint_page_that_echoes_the_request_never_prints_a_secret(servers)
 
     for status, code in ((400, 2), (500, 4)):
         endpoint = servers(echo(status))
-        done = kg_query("--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint",
-                        endpoint.url + "/ds/query?api_key=SE%2FKRIT-9", "--user", "quser",
-                        "--password", "pa55-w0rd-xyz")
+        done = kg("query", "--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint",
+                  endpoint.url + "/ds/query?api_key=SE%2FKRIT-9", "--user", "quser",
+                  "--password", "pa55-w0rd-xyz", timeout=60)
         err = done.stderr
         assert done.returncode == code, err
         assert "SE%2FKRIT-9" in endpoint.seen_lines[-1]  # the server got it, and echoed it

@@ -9,6 +9,7 @@ import pytest
 
 import kg
 from kg.rows import IRI
+import helpers  # tests/helpers.py (its kg() would hide the package kg here)
 
 
 def test_rows_are_plain_values_typed_by_datatype(bundled_store, records):
@@ -81,8 +82,7 @@ def test_a_column_of_datetimes_with_and_without_zones_becomes_utc_and_its_zones(
              for s, v in DATES.items()]
     (tmp_path / "dates.nt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "at.rq").write_text("SELECT ?s ?at WHERE { ?s <https://e.org/at> ?at } ORDER BY ?s\n")
-    done = subprocess.run([sys.executable, "-m", "kg", "ingest", "--store", str(tmp_path / "S"),
-                           str(tmp_path / "dates.nt")], capture_output=True, text=True, timeout=300)
+    done = helpers.kg("ingest", "--store", str(tmp_path / "S"), str(tmp_path / "dates.nt"))
     assert done.returncode == 0, done.stderr
     done = subprocess.run([sys.executable, "-c", FRAME_SCRIPT, str(tmp_path / "S"), str(tmp_path / "at.rq")],
                           capture_output=True, text=True, timeout=300)

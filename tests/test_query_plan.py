@@ -15,8 +15,8 @@ import pytest
 
 import kg
 from kg import queries
-from kg.cli import main
 from kg.errors import QueryError, UsageError
+from helpers import in_process
 
 # The values a query needs to run at all (its default parameters fill in the rest)
 NEEDED = {
@@ -64,17 +64,11 @@ def _cases() -> list[tuple[str, dict[str, str]]]:
 CASES = _cases()
 
 
-def _cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def _answer(capsys, store: str, form: str, *query: str) -> object:
     """The answer ``kg query`` prints for ``query`` (its words), comparable: SELECT rows in order as
     SPARQL JSON, a graph as the set of its N-Triples lines."""
     fmt = "ntriples" if form in ("CONSTRUCT", "DESCRIBE") else "sparql-json"
-    code, out, err = _cli(capsys, "query", *query, "--store", store, "-f", fmt)
+    code, out, err = in_process(capsys, "query", *query, "--store", store, "-f", fmt)
     assert code == 0, err
     return set(out.splitlines()) if fmt == "ntriples" else json.loads(out)
 
@@ -88,7 +82,7 @@ def test_every_query_with_its_parameters_is_a_case():
 def test_the_printed_text_gives_the_same_rows(bundled_store, capsys, name, values):
     store = str(bundled_store.path)
     given = [word for key, value in values.items() for word in ("-p", f"{key}={value}")]
-    code, text, err = _cli(capsys, "query", name, *given, "--store", store, "--sparql")
+    code, text, err = in_process(capsys, "query", name, *given, "--store", store, "--sparql")
     assert code == 0, err
     form = queries.load(name).form
     assert form is not None
@@ -103,8 +97,8 @@ def test_a_name_is_resolved_in_the_printed_text_as_when_the_query_runs(bundled_s
     store = str(bundled_store.path)
     want = [rid for rid, r in records.items() if "openai gpt family" in r["name"].lower()]
     assert len(want) == 1
-    code, text, err = _cli(capsys, "query", "substrate-risk", "-p", "system=OpenAI GPT family", "--store", store,
-                           "--sparql")
+    code, text, err = in_process(capsys, "query", "substrate-risk", "-p", "system=OpenAI GPT family", "--store", store,
+                                 "--sparql")
     assert code == 0 and f"system/{want[0]}>" in text
     rows = kg.query(bundled_store, "substrate-risk", {"system": "OpenAI GPT family"})
     assert rows and {row["target_id"] for row in rows} == set(want)
@@ -112,8 +106,8 @@ def test_a_name_is_resolved_in_the_printed_text_as_when_the_query_runs(bundled_s
 
 
 def test_search_prints_the_words_index_hits_it_runs(bundled_store, capsys):
-    code, text, _ = _cli(capsys, "query", "search", "-p", "text=temporal graph", "--store", str(bundled_store.path),
-                         "--sparql")
+    code, text, _ = in_process(capsys, "query", "search", "-p", "text=temporal graph",
+                               "--store", str(bundled_store.path), "--sparql")
     assert code == 0
     assert "the words index of this version answered them" in text
     assert "words matcher" not in text and "VALUES (?order ?system ?found ?name ?tier ?matched)" in text

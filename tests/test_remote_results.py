@@ -6,13 +6,8 @@ loopback server of the test's own. Valid answers in JSON, XML and TSV give the r
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +19,7 @@ from kg.cli import main
 from kg.store import GraphStore
 
 from loopback import loopback  # tests/loopback.py
+from helpers import in_process, kg
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 JSON_TYPE = "application/sparql-results+json"
@@ -45,11 +41,6 @@ def answer_from_table(handler) -> tuple[int, dict[str, str], bytes]:
 def server():
     with loopback(answer_from_table) as running:
         yield running
-
-
-def kg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
 
 
 def assert_store_error(code: int, stdout: str, stderr: str, url: str) -> None:
@@ -181,19 +172,12 @@ MALFORMED_TSV = st.sampled_from([b"?a\t?b\n<http://e.org/x>\n", b"?a\t?b\n<no ir
                                  b'?a\t?b\n"x"^^<no iri>\t1\n']).map(lambda body: (TSV_TYPE, body))
 
 
-def run_main(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(answer=st.one_of(malformed_json().map(lambda body: (JSON_TYPE, body)), MALFORMED_XML, MALFORMED_TSV))
 def test_every_malformed_shape_is_exit_4(server, answer):
     ANSWERS["/sparql"] = answer
-    code, stdout, stderr = run_main("query", "--text", SELECT, "--endpoint", server.url + "/sparql?key=SEKRIT",
-                                    "--user", "u", "--password", "pa55w0rd")
+    code, stdout, stderr = in_process(None, "query", "--text", SELECT, "--endpoint", server.url + "/sparql?key=SEKRIT",
+                                      "--user", "u", "--password", "pa55w0rd")
     assert_store_error(code, stdout, stderr, server.url)
 
 

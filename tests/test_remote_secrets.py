@@ -13,16 +13,15 @@ from __future__ import annotations
 import base64
 import html
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import pytest
 
 from loopback import loopback  # tests/loopback.py
+from helpers import kg
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 USER = "kg-pusher"
@@ -64,8 +63,7 @@ def server():
 def store(tmp_path_factory) -> Path:
     """A store of the seed record, made by the real command."""
     path = tmp_path_factory.mktemp("pushed") / "store"
-    done = subprocess.run([sys.executable, "-m", "kg", "ingest", "--store", str(path), str(DATA / "seed-record.json")],
-                          capture_output=True, text=True, timeout=300)
+    done = kg("ingest", "--store", str(path), str(DATA / "seed-record.json"))
     assert done.returncode == 0, done.stderr
     return path
 
@@ -93,18 +91,15 @@ def assert_hidden(done: subprocess.CompletedProcess, password: str) -> None:
 
 @pytest.mark.parametrize("password", PASSWORDS)
 def test_kg_query_endpoint_never_prints_an_echoed_password(server, password):
-    done = subprocess.run([sys.executable, "-m", "kg", "query", "--text", "SELECT * WHERE { ?s ?p ?o }",
-                           "--endpoint", server.url + "/sparql", "--user", USER, "--password", password],
-                          capture_output=True, text=True, timeout=120)
+    done = kg("query", "--text", "SELECT * WHERE { ?s ?p ?o }", "--endpoint", server.url + "/sparql",
+              "--user", USER, "--password", password, timeout=120)
     assert DECODED[-1] == password  # the server got it, and echoed it
     assert_hidden(done, password)
 
 
 @pytest.mark.parametrize("password", PASSWORDS)
 def test_kg_push_never_prints_an_echoed_password(server, store, password):
-    done = subprocess.run([sys.executable, "-m", "kg", "push", "--store", str(store), "--endpoint",
-                           server.url + "/query", "--update-endpoint", server.url + "/update", "--user", USER],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "KG_PUSH_PASSWORD": password})
+    done = kg("push", "--store", str(store), "--endpoint", server.url + "/query", "--update-endpoint",
+              server.url + "/update", "--user", USER, timeout=120, env={"KG_PUSH_PASSWORD": password})
     assert DECODED[-1] == password
     assert_hidden(done, password)

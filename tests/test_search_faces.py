@@ -9,7 +9,6 @@ Expected rows from the catalog JSON: tests/searching.py, the matcher written fro
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from functools import partial
 
@@ -20,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 
 import searching  # tests/searching.py
 from serving import http, kg_serve
+from helpers import kg
 
 TEXT = "memory"
 
@@ -32,9 +32,8 @@ def want(records) -> list[str]:
 
 
 def test_the_command_line_answers_every_hit(bundled_store, want):
-    run = subprocess.run([sys.executable, "-m", "kg", "query", "search", "-p", f"text={TEXT}", "-p", "limit=1000",
-                          "--store", str(bundled_store.path), "-f", "json"],
-                         capture_output=True, text=True, timeout=120)
+    run = kg("query", "search", "-p", f"text={TEXT}", "-p", "limit=1000", "--store", str(bundled_store.path),
+             "-f", "json")
     assert run.returncode == 0, run.stderr
     assert [row["id"] for row in json.loads(run.stdout)] == want
 

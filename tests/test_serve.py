@@ -16,7 +16,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.parse
@@ -38,6 +37,7 @@ from kg.ingestion import ingest_paths
 from kg.serve import make_server
 from kg.store import GraphStore
 from kg.vocab import KG, SCHEMA, Iris
+from helpers import kg_command
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE_ID = "zz-hostile--example-org"
@@ -609,8 +609,8 @@ def test_updates_with_a_bearer_token(small_store, seed_record, listener, iris):
 
 def test_cli_serve_starts_answers_and_stops(store_dir, expected):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "kg.cli", "serve", "--store", str(store_dir), "--port", "0",
-                                "--workers", "1", "--quiet"], stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(kg_command("serve", "--store", str(store_dir), "--port", "0", "--workers", "1",
+                                          "--quiet"), stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = process.stderr.readline()
         match = re.search(r"SPARQL endpoint (http://127\.0\.0\.1:\d+/sparql)", line)

@@ -15,10 +15,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -32,6 +29,7 @@ from kg.serve import make_server
 from kg.store import GraphStore
 from kg.store._generations import current
 from serving import http
+from helpers import kg
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = " ~renamed"
@@ -223,9 +221,7 @@ def test_a_new_ingest_is_seen_at_once_and_no_old_answer_after_it(served, catalog
     for text in [NAMES, *cold[:4]]:
         assert names(served, text) == catalogs["old"]  # kept in memory, generation 1
     before = current(tmp_path / "kg-store")
-    done = subprocess.run([sys.executable, "-m", "kg", "ingest", "--store", str(tmp_path / "kg-store"),
-                           *catalogs["new_paths"]], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = kg("ingest", "--store", str(tmp_path / "kg-store"), *catalogs["new_paths"], env={"PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr[-500:]
     after = current(tmp_path / "kg-store")
     assert after != before

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 import time
 import email.utils
 import urllib.parse
@@ -16,13 +14,13 @@ from pathlib import Path
 import httpx
 import pytest
 from serving import http, kg_serve
+from helpers import kg
 
 
 ROOT = Path(__file__).resolve().parent.parent
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 PATHS = ["/", "/id/system/", "/id/system/smolagents-memory--huggingface-co", "/sparql",
          "/sparql?query=" + urllib.parse.quote(COUNT), "/queries/search"]
-
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +89,7 @@ def test_a_new_ingest_gives_a_new_etag_and_no_304(small_store, tmp_path):
         record["name"] = str(record.get("name", "")) + " ~v2"
         changed = tmp_path / "renamed.json"
         changed.write_text(json.dumps(record), encoding="utf-8")
-        subprocess.run([sys.executable, "-m", "kg", "ingest", "--store", str(small_store), str(changed)],
-                       check=True, capture_output=True)
+        kg("ingest", "--store", str(small_store), str(changed), check=True)
         deadline = time.monotonic() + 5
         while True:
             status, headers, body = http("GET", target, Accept="application/sparql-results+json",

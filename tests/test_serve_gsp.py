@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import gc
 import json
-import subprocess
-import sys
 import urllib.parse
 from pathlib import Path
 
@@ -19,12 +17,12 @@ from rdflib.compare import isomorphic
 
 from kg.store import GraphStore
 from kg.vocab import Iris
+from helpers import kg
 
 SEED = Path(__file__).resolve().parent.parent / "data" / "seed-record.json"
 
 FORMATS = {"text/turtle": "turtle", "application/n-triples": "nt", "application/rdf+xml": "xml",
            "application/ld+json": "json-ld"}
-
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +71,7 @@ def test_turtle_is_the_default_and_matches_kg_export(served, graphs, small_store
     status, headers, body = http("GET", served + "/sparql?graph=" + urllib.parse.quote(iri, safe=""))
     assert status == 200 and headers["content-type"].startswith("text/turtle")
     out = tmp_path / "g.ttl"
-    subprocess.run([sys.executable, "-m", "kg", "export", "--store", str(small_store), "--graph", iri,
-                    "--format", "turtle", "-o", str(out)], check=True, capture_output=True)
+    kg("export", "--store", str(small_store), "--graph", iri, "--format", "turtle", "-o", str(out), check=True)
     assert isomorphic(as_graph(body, "turtle"), as_graph(out.read_bytes(), "turtle"))
 
 

@@ -36,6 +36,7 @@ from kg.store._generations import clean, current, lock_writer
 from kg.ingestion import ingest_paths
 from kg.store import GraphStore
 from kg.vocab import KG, RDF, SCHEMA, Iris
+from helpers import kg_command
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = " ~v2"
@@ -47,10 +48,6 @@ SELECT (COUNT(DISTINCT ?s) AS ?all) (COUNT(DISTINCT ?marked) AS ?new) WHERE {
 }""" % MARK
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 BOUND_S = 2.0  # the issue's bound: new data within 2 s of the ingest process exiting
-
-
-def kg(*args: str) -> list[str]:
-    return [sys.executable, "-m", "kg.cli", *args]
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +91,7 @@ def poll_during_ingest(ask: Callable[[], tuple[int, int]], store: Path, paths: l
     """Answers of ``ask`` (started at, answer, finished at) polled before, during and just after a ``kg ingest`` of ``paths`` in its own process; and when that process exited."""
     answers = [(time.monotonic(), ask(), time.monotonic())]
     launched = time.monotonic()
-    ingest = subprocess.Popen(kg("ingest", "--store", str(store), *paths), env=ENV,
+    ingest = subprocess.Popen(kg_command("ingest", "--store", str(store), *paths), env=ENV,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     exited, after = None, 0
     while exited is None or after < 3:  # a few requests begun after it exited
@@ -187,7 +184,7 @@ def readers(tmp_path, catalogs) -> Iterator[dict[str, Any]]:
     from mcp.client.stdio import StdioServerParameters
 
     store = fresh_store(tmp_path, catalogs["old"])
-    server = subprocess.Popen(kg("serve", "--store", str(store), "--port", "0", "--workers", "2", "--quiet"),
+    server = subprocess.Popen(kg_command("serve", "--store", str(store), "--port", "0", "--workers", "2", "--quiet"),
                               env=ENV, stderr=subprocess.PIPE, text=True)
     params = StdioServerParameters(command=sys.executable, env=ENV,
                                    args=["-m", "kg", "mcp", "--store", str(store), "--workers", "1"])

@@ -18,7 +18,6 @@ import http.client
 import json
 import re
 import socket
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -29,6 +28,7 @@ from pyoxigraph import RdfFormat, parse
 from serving import kg_serve
 
 from kg.serve import linkeddata, routes
+from helpers import kg
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_GUIDE = ROOT / "docs" / "guide" / "serve.md"
@@ -219,8 +219,7 @@ def test_the_whole_dump_streams_past_a_tiny_timeout_and_is_what_kg_export_writes
     assert headers["content-type"] == "application/n-quads" and "etag" in headers
     assert took > TIMEOUT and len(dump) > 50_000_000  # ~60 MB, far past the query deadline and --max-bytes
     exported = tmp_path / "all.nq"
-    subprocess.run([sys.executable, "-m", "kg", "export", "--store", str(bundled_store.path), "-f", "nquads",
-                    "-o", str(exported)], check=True, capture_output=True)
+    kg("export", "--store", str(bundled_store.path), "-f", "nquads", "-o", str(exported), check=True)
     streamed = set(parse(dump, format=RdfFormat.N_QUADS))
     written = set(parse(path=str(exported), format=RdfFormat.N_QUADS))
     assert len(streamed) == len(written) == dump.count(b"\n") and streamed == written

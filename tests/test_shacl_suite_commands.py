@@ -11,7 +11,6 @@ can be looked up in the graph the expected report is read against. Two processes
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,6 +22,7 @@ from kg.cli import EXIT_OK, EXIT_VIOLATIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "shacl_suite"))
 import suite  # noqa: E402
+from helpers import kg
 
 CASES = suite.cases() + suite.cases(suite.HERE / "kg" / "manifest.ttl")
 
@@ -49,9 +49,8 @@ def _outcome(case: suite.Case, folder: Path) -> str | None:
     folder.mkdir(parents=True)
     data, data_graph = _given(case.data, folder)
     shapes, shapes_graph = (data, data_graph) if case.shapes == case.data else _given(case.shapes, folder)
-    run = subprocess.run([sys.executable, "-m", "kg", "validate", str(data), "--shapes", str(shapes),
-                          "--format", "turtle", "--fail-on", "info", "--store", str(folder / "unused")],
-                         capture_output=True, timeout=120)
+    run = kg("validate", str(data), "--shapes", str(shapes), "--format", "turtle", "--fail-on", "info",
+             "--store", str(folder / "unused"), text=False, timeout=120)
     if run.returncode != (EXIT_OK if case.conforms else EXIT_VIOLATIONS):
         return f"exit {run.returncode}: {run.stderr.decode(errors='replace')[-300:]}"
     report = list(pyoxigraph.parse(run.stdout, format=pyoxigraph.RdfFormat.TURTLE))

@@ -24,6 +24,7 @@ from kg.sparql.guard import (
 )
 from kg.sparql.lexer import code_tokens
 from kg.store import GraphStore
+from helpers import kg
 
 LOCAL = "https://example.org/graph/local"
 
@@ -191,8 +192,7 @@ def test_kg_query_refuses_a_7000_term_filter_in_one_line(tmp_path):
     FILTER (which made kg query die by SIGSEGV) ends with exit 2 and one line."""
     store = tmp_path / "kg-store"
     GraphStore(store)  # an empty store: reading commands never create one
-    done = subprocess.run([sys.executable, "-m", "kg", "query", "--store", str(store), "--text", plus_chain(7000)],
-                          capture_output=True, text=True, timeout=60)
+    done = kg("query", "--store", str(store), "--text", plus_chain(7000), timeout=60)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr[-300:]
     assert len(done.stderr.strip().splitlines()) == 1
     assert "the query is too large" in done.stderr and f"at most {MAX_TOKENS}" in done.stderr

@@ -15,23 +15,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import kg, one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
-
-
-def kg(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """The real command (``-m kg``: the package PYTHONPATH names, else the installed one)."""
-    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def one_line_error(done: subprocess.CompletedProcess, code: int = 4) -> str:
-    assert done.returncode == code, (done.returncode, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kg: error: "), done.stderr
-    return lines[0]
 
 
 def listing(path: Path) -> list[tuple[str, int]]:
@@ -74,7 +62,7 @@ def test_a_store_without_its_pointer_is_refused_by_every_command_and_restored_as
     pointer.unlink()
     files = listing(store)
     for command in commands(store, tmp_path):
-        line = one_line_error(kg(*command, cwd=tmp_path))
+        line = one_line_error(kg(*command, cwd=tmp_path), 4)
         assert "damaged store" in line and "'generation' is missing" in line, (command, line)
         assert f"newest whole generation is gen-{current:08d}" in line
         assert f"echo {current} > {store / 'generation'}" in line
@@ -94,7 +82,7 @@ def test_a_corrupt_or_dangling_pointer_is_refused_with_the_way_back(store, tmp_p
     pointer.write_text(text, encoding="ascii")
     files = listing(store)
     for command in commands(store, tmp_path)[:2] + commands(store, tmp_path)[3:4]:
-        line = one_line_error(kg(*command, cwd=tmp_path))
+        line = one_line_error(kg(*command, cwd=tmp_path), 4)
         assert f"'generation' {state}" in line and f"echo {current} >" in line, (command, line)
         assert listing(store) == files, command
     assert (store / f"gen-{current:08d}").is_dir()
@@ -120,7 +108,7 @@ def test_what_a_killed_first_write_leaves_is_cleared_by_the_next_writer(tmp_path
                              str(five_records(tmp_path))], cwd=tmp_path, capture_output=True, timeout=300)
     assert killed.returncode == -signal.SIGKILL
     assert (path / "gen-00000001").is_dir() and not (path / "generation").exists()
-    one_line_error(kg("info", "--store", str(path), cwd=tmp_path))  # no store yet: exit 4
+    one_line_error(kg("info", "--store", str(path), cwd=tmp_path), 4)  # no store yet: exit 4
     done = kg("ingest", "--store", str(path), str(tmp_path / "five.json"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert sorted(os.listdir(path)) == ["gen-00000002", "gen-00000002.lock", "generation", "writer.lock"]

@@ -20,6 +20,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 from kg.store import _generations as generations
 from kg.errors import StoreError
 from kg.store import GraphStore
+from helpers import kg, kg_command, one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHS = 20
@@ -90,18 +91,6 @@ def clean_up(path: Path) -> None:
     with store.transaction():
         pass
     del store
-
-
-def kg(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          **kwargs)
-
-
-def one_line_error(done: subprocess.CompletedProcess, code: int = 4) -> str:
-    assert done.returncode == code, (done.returncode, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kg: error: "), done.stderr
-    return lines[0]
 
 
 # -- readers never see a mix -------------------------------------------------------
@@ -303,7 +292,7 @@ def test_disk_full_leaves_the_old_version_and_no_files(small_disk):
     # the bundled catalog needs far more than 8 MB
     done = kg("ingest", *[str(ROOT / "data" / name) for name in ("landscape-site.json", "landscape.edges.json")],
               "--store", str(path), timeout=300)
-    line = one_line_error(done)
+    line = one_line_error(done, 4)
     assert "space" in line.lower(), line
     assert dump(path) == before and listing(path) == files
     assert shutil.disk_usage(small_disk).used <= used + 64 * 1024
@@ -340,7 +329,7 @@ def test_read_only_media_read_and_refuse_writes(read_only_copy):
     assert exported == before
     query = kg("query", "--text", COUNT, "--store", str(target))
     assert query.returncode == 0 and str(TOTAL["v1"]) in query.stdout, query.stderr
-    line = one_line_error(kg("ingest", str(ROOT / "data" / "seed-record.json"), "--store", str(target)))
+    line = one_line_error(kg("ingest", str(ROOT / "data" / "seed-record.json"), "--store", str(target)), 4)
     assert "read-only" in line.lower(), line
     assert dump(source) == before and listing(source) == files
 
@@ -394,7 +383,7 @@ def test_a_corrupt_store_is_one_line_exit_4_in_bounded_memory(tmp_path, damage):
         (path / generations.POINTER).write_text("\x00garbage", encoding="latin-1")
     files = listing(path)
     for command in (["export", "--format", "nquads"], ["query", "--text", COUNT]):
-        code, stderr, rss = _peak_rss_mb([sys.executable, "-m", "kg.cli", *command, "--store", str(path)])
+        code, stderr, rss = _peak_rss_mb(kg_command(*command, "--store", str(path)))
         assert code == 4, (command, stderr)
         lines = stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("kg: error: "), stderr
@@ -408,14 +397,14 @@ def test_a_corrupt_store_is_one_line_exit_4_in_bounded_memory(tmp_path, damage):
 def test_missing_and_foreign_folders_are_refused_and_left_alone(tmp_path):
     missing = tmp_path / "missing"
     for command in (["info"], ["export", "--format", "nquads"], ["query", "--text", COUNT]):
-        one_line_error(kg(*command, "--store", str(missing)))
+        one_line_error(kg(*command, "--store", str(missing)), 4)
     assert not missing.exists()
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine", encoding="utf-8")
-    line = one_line_error(kg("info", "--store", str(foreign)))
+    line = one_line_error(kg("info", "--store", str(foreign)), 4)
     assert "not a kg store" in line
-    one_line_error(kg("ingest", str(ROOT / "data" / "seed-record.json"), "--store", str(foreign)))
+    one_line_error(kg("ingest", str(ROOT / "data" / "seed-record.json"), "--store", str(foreign)), 4)
     with pytest.raises(StoreError, match="not a kg store"):
         GraphStore(foreign)
     assert listing(foreign) == ["notes.txt"]

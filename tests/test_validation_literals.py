@@ -8,9 +8,8 @@ sh:datatype violation where a shape checks the datatype. Real processes: what a 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+from helpers import kg
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,11 +27,6 @@ ex:TierShape a sh:PropertyShape ; sh:targetClass kg:System ; sh:path kg:tier ; s
 """
 
 
-def run_kg(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120)
-
-
 def _quiet(stderr: str) -> None:
     assert "Traceback" not in stderr and "Failed to convert Literal" not in stderr, stderr
 
@@ -41,14 +35,14 @@ def test_an_ill_formed_literal_is_a_datatype_violation_of_the_users_shapes_not_a
     data, shapes = tmp_path / "data.ttl", tmp_path / "shapes.ttl"
     data.write_text(DATA, encoding="utf-8")
     shapes.write_text(SHAPES, encoding="utf-8")
-    done = run_kg("validate", str(data), "--shapes", str(shapes), "--format", "json")
+    done = kg("validate", str(data), "--shapes", str(shapes), "--format", "json", cwd=ROOT)
     _quiet(done.stderr)
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     assert [(r["focus"], r["path"], r["value"], r["component"]) for r in report["results"]] == [
         ("urn:x:thing", "kg:tier", "aldi", "DatatypeConstraintComponent")]
     for jobs in ("1", "2"):  # in this process and in worker processes: the same quiet
-        done = run_kg("validate", str(data), "--shapes", str(shapes), "--jobs", jobs)
+        done = kg("validate", str(data), "--shapes", str(shapes), "--jobs", jobs, cwd=ROOT)
         _quiet(done.stderr)
         assert done.returncode == 1 and "VIOLATION      1  ex:TierShape" in done.stdout + done.stderr
 
@@ -56,7 +50,7 @@ def test_an_ill_formed_literal_is_a_datatype_violation_of_the_users_shapes_not_a
 def test_an_ill_formed_literal_is_a_datatype_violation_of_our_shapes_not_a_traceback(tmp_path):
     data = tmp_path / "data.ttl"
     data.write_text(DATA, encoding="utf-8")
-    done = run_kg("validate", str(data), "--format", "json")
+    done = kg("validate", str(data), "--format", "json", cwd=ROOT)
     _quiet(done.stderr)
     assert done.returncode == 1, done.stderr
     found = {(r["rule"], r["value"], r["component"]) for r in json.loads(done.stdout)["results"]}

@@ -6,38 +6,21 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections import Counter
 from datetime import date
 from pathlib import Path
-from typing import Callable
 
 import pyoxigraph
 import pytest
 
-from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS, main
+from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_STORE, EXIT_USAGE, EXIT_VIOLATIONS
 from kg.ingestion import ingest_paths
 from kg.validation import load_rules, revalidate, validate, validate_monolithic
+from helpers import in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "shapes"
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)?$")
-
-
-@pytest.fixture
-def kg(capsys) -> Callable[..., subprocess.CompletedProcess]:
-    """``kg(*args)``: the command run in this process (``kg.cli.main``; a usage error that argparse
-    finds exits): its exit status, stdout and stderr."""
-    def run(*args: str) -> subprocess.CompletedProcess:
-        capsys.readouterr()
-        try:
-            code = main(list(args))
-        except SystemExit as exit:
-            code = exit.code
-        said = capsys.readouterr()
-        return subprocess.CompletedProcess(["kg", *args], code, said.out, said.err)
-
-    return run
 
 
 # ---------------------------------------------------------------------------
@@ -205,11 +188,11 @@ def test_t2_citation_counts_per_column_match_the_catalog_json(bundled_report, ex
     assert per_column["desc"] == 911  # every site record but the seed's, whose cells are cited
 
 
-def test_kg_validate_on_the_bundled_store(kg, bundled_store, bundled_report):
+def test_kg_validate_on_the_bundled_store(capsys, bundled_store, bundled_report):
     """The command on two records of the store: their results, and the catalog-wide rules."""
     chosen = ["mem0--mem0-ai", "smolagents-memory--huggingface-co"]
-    run = kg("validate", "--store", str(bundled_store.path), "--format", "json",
-             "--record", chosen[0], "--record", chosen[1])
+    run = in_process(capsys, "validate", "--store", str(bundled_store.path), "--format", "json",
+                     "--record", chosen[0], "--record", chosen[1])
     assert run.returncode == EXIT_VIOLATIONS, run.stderr
     data = json.loads(run.stdout)
     assert data["records"] == 2 and data["scope"] == sorted(chosen)
@@ -223,18 +206,18 @@ def test_kg_validate_on_the_bundled_store(kg, bundled_store, bundled_report):
 # Exit codes, records on their own, incremental revalidation
 
 
-def test_exit_codes_and_fail_on(kg):
+def test_exit_codes_and_fail_on(capsys):
     warning_only = str(FIXTURES / "CanonicalSection.fail.ttl")
-    assert kg("validate", str(FIXTURES / "T2Citation.pass.ttl")).returncode == EXIT_OK
-    run = kg("validate", warning_only)
+    assert in_process(capsys, "validate", str(FIXTURES / "T2Citation.pass.ttl")).returncode == EXIT_OK
+    run = in_process(capsys, "validate", warning_only)
     assert run.returncode == EXIT_OK and "WARN: 0 violation(s), 1 warning(s)" in run.stdout
-    assert kg("validate", warning_only, "--fail-on", "warning").returncode == EXIT_VIOLATIONS
-    assert kg("validate", str(FIXTURES / "T2Citation.fail.ttl")).returncode == EXIT_VIOLATIONS
-    assert kg("validate", str(ROOT / "README.md")).returncode == EXIT_INPUT
-    assert kg("validate", str(FIXTURES / "missing.ttl")).returncode == EXIT_INPUT
-    assert kg("validate", "--jobs", "0", warning_only).returncode == EXIT_USAGE
-    assert kg("validate", "--fail-on", "never").returncode == EXIT_USAGE
-    assert kg("validate", "--store", str(FIXTURES / "no-store")).returncode == EXIT_STORE
+    assert in_process(capsys, "validate", warning_only, "--fail-on", "warning").returncode == EXIT_VIOLATIONS
+    assert in_process(capsys, "validate", str(FIXTURES / "T2Citation.fail.ttl")).returncode == EXIT_VIOLATIONS
+    assert in_process(capsys, "validate", str(ROOT / "README.md")).returncode == EXIT_INPUT
+    assert in_process(capsys, "validate", str(FIXTURES / "missing.ttl")).returncode == EXIT_INPUT
+    assert in_process(capsys, "validate", "--jobs", "0", warning_only).returncode == EXIT_USAGE
+    assert in_process(capsys, "validate", "--fail-on", "never").returncode == EXIT_USAGE
+    assert in_process(capsys, "validate", "--store", str(FIXTURES / "no-store")).returncode == EXIT_STORE
 
 
 def test_edges_to_missing_records_are_reported(partial_report, site_catalog, edges_file, iris):

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from pyoxigraph import RdfFormat, parse
+from helpers import kg_command
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -75,7 +76,7 @@ def installs(tmp_path_factory):
     runs = {"wheel": base / "from-wheel", "checkout": base / "from-checkout"}
     for folder in runs.values():
         folder.mkdir()
-    return {"wheel": [str(venv / "bin" / "kg")], "checkout": [sys.executable, "-m", "kg.cli"], "runs": runs,
+    return {"wheel": [str(venv / "bin" / "kg")], "checkout": kg_command(), "runs": runs,
             "wheel_file": wheel, "venv": venv}
 
 
