@@ -19,6 +19,7 @@ import pytest
 
 from kg.cli import EXIT_INPUT, EXIT_OK, EXIT_QUARANTINE, main
 from kg.ingestion import ingest_paths
+from kg.mapping import catalog_records
 from kg.store import GraphStore
 from kg.validation import load_rules
 from kg.vocab import Iris
@@ -184,14 +185,25 @@ def test_the_gate_quarantines_a_new_record_that_breaks_a_rule_and_lets_good_ones
 
 
 def test_a_top_level_list_is_accepted_with_a_warning_and_a_lone_record_without(clean, tmp_path, capsys):
+    """Every record of the list is stored, and the lone one: read back from the store, each is its JSON."""
+    def renamed(record_id: str) -> dict:
+        return dict(copy.deepcopy(clean), id=record_id)
+
+    records = [renamed(f"listed-{i}--example-org") for i in range(3)]
+    alone = renamed("lone--example-org")
     listed, lone = tmp_path / "list.json", tmp_path / "lone.json"
-    listed.write_text(json.dumps([clean]), encoding="utf-8")
-    lone.write_text(json.dumps(clean), encoding="utf-8")
-    code, lines = ingest(capsys, Path(":memory:"), str(listed), str(lone))
+    listed.write_text(json.dumps(records), encoding="utf-8")
+    lone.write_text(json.dumps(alone), encoding="utf-8")
+    code, lines = ingest(capsys, tmp_path / "store", str(listed), str(lone))
     assert code == EXIT_OK
     assert [line for line in lines if line.startswith("warning: ")] == [
         f"warning: {listed}: (file): a top-level list of records, not a catalog file "
         "({'schemaVersion', 'records': [...]}): accepted, without a catalog header"]
+    stored = GraphStore(tmp_path / "store")
+    found = {record["id"]: record for record in catalog_records(stored, IRIS)}
+    del stored
+    gc.collect()
+    assert found == {record["id"]: record for record in [*records, alone]}
 
 
 def _record_results(report):
