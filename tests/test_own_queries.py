@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from functools import partial
 from pathlib import Path
@@ -19,6 +18,7 @@ import httpx
 import pytest
 
 from serving import kg_serve
+from helpers import kg
 
 PREFIXES = """PREFIX kg: <https://w3id.org/agent-landscape/ontology#>
 PREFIX dcterms: <http://purl.org/dc/terms/>
@@ -49,11 +49,6 @@ def folder(tmp_path_factory) -> Path:
     (found / "system-id.rq").write_text(SYSTEM_ID, encoding="utf-8")
     (found / "notes.txt").write_text("not a query: only .rq files are read", encoding="utf-8")
     return found
-
-
-def kg(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
 
 
 @pytest.fixture(scope="module")
