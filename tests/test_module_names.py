@@ -7,7 +7,7 @@ hook, the README files, the shapes, the queries, mkdocs.yml and pyproject.toml. 
   under ``kg/_resources/`` is where the wheel puts a top-level folder (pyproject.toml's
   force-include table), so it names that folder's file;
 * a dotted name ``kg.x.y`` is a module of kg, or a name one of them defines (``kg.store.GraphStore``,
-  ``kg.query``); ``kg.ttl`` is the ontology's file name;
+  ``kg.query``, an attribute a class sets on its instances); ``kg.ttl`` is the ontology's file name;
 * a file name ``x.py`` or ``folder/x.py`` in backticks names a file of the checkout (its path ends
   so), but for the few that name a file of someone else's (``EXTERNAL``).
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import re
 import subprocess
 import tomllib
@@ -89,10 +90,15 @@ def dotted_exists(name: str) -> bool:
         found = importlib.import_module(module)
         for attribute in parts[length:]:
             if not hasattr(found, attribute):
-                return False
+                return isinstance(found, type) and _sets(found, attribute) and attribute == parts[-1]
             found = getattr(found, attribute)
         return True
     return False
+
+
+def _sets(cls: type, attribute: str) -> bool:
+    """Whether the class gives its instances ``attribute`` (``self.attribute = ...`` in its code)."""
+    return re.search(rf"self\.{attribute}\b\s*(:[^=\n]*)?=", inspect.getsource(cls)) is not None
 
 
 def file_exists(name: str) -> bool:
@@ -131,6 +137,8 @@ def test_the_names_read_are_the_ones_written():
     ("the ``kg.store.GraphStore`` class, ``kg.query``, kg/vocab.py and kg/_resources/ontology/kg.ttl", []),
     ("the rules of kg/validate.py", ["x: kg/validate.py"]),
     ("``kg.runtime.answers`` and ``kg.store.NoSuchThing``", ["x: kg.runtime.answers", "x: kg.store.NoSuchThing"]),
+    ("``kg.serve.worker.Worker.counts`` (set in __init__), ``kg.serve.worker.Worker.nothing``",
+     ["x: kg.serve.worker.Worker.nothing"]),
     ("`answering.py` prints answers; `../examples/find_frame.py` is an example", ["x: answering.py"]),
 ])
 def test_a_name_of_an_older_layout_is_caught(text, stale):
