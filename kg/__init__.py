@@ -78,6 +78,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from . import findings as _findings
 from .errors import KgError, NotFound, QueryError, RecordError, SourceError, StoreError, UsageError
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
@@ -262,6 +263,16 @@ def make_server(store: str | os.PathLike, **options: Any) -> "Server":
     return _make_server(store, **options)
 
 
+
+def _validated_now(store: GraphStore, iris: Iris) -> Any:
+    """What validates a version whose findings were not kept (:data:`kg.findings.MAKER`): set here,
+    at the top of the flow, because kg.findings stands below validation, which is imported only then."""
+    from .validation.upkeep import validated_now
+
+    return validated_now(store, iris)
+
+
+_findings.MAKER = _validated_now
 
 # Everything else is imported when first used, not at every start of the command line
 # (``kg --help`` must stay fast): the names below are looked up on first access (PEP 562).

@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("mapping", ("kg.mapping",)),
     ("store", ("kg.store",)),
     ("kept in the store, read back", ("kg.history", "kg.coverage", "kg.description", "kg.queries", "kg.lookup",
-                                     "kg.textindex")),
+                                     "kg.textindex", "kg.findings")),
     ("validate", ("kg.validation",)),
     ("ingest", ("kg.ingestion", "kg.checkouts")),
     ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results", "kg.pushes",

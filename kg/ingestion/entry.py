@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..sources import STREAM_MIN_BYTES, CatalogStream, Input, RdfDocument, read_inputs
 from ..store import GraphStore
 from ..validation.runs import remember_catalog_rules
+from ..validation.upkeep import FindingsUpkeep
 from ..vocab import Iris
 from . import batching
 from .pipeline import run_ingest
@@ -57,6 +58,8 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
     options = Options(strict=strict, gate=gate, caps=caps, replace_all=replace_all, keep_invalid=keep_invalid,
                       progress=progress)
 
+    upkeep = FindingsUpkeep(store, iris)  # the findings of the version the ingest starts from
+
     def run() -> IngestReport:
         with fewer_collections():  # reading the files allocates as much as mapping them
             return _ingest_read(store, paths, iris, options, stream=stream, format=format, graph=graph)
@@ -69,6 +72,7 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
             report = run()
     _make_words_index(store)
     remember_catalog_rules(store, iris)
+    upkeep.after(report)  # the new version's findings (kg.findings)
     return report
 
 

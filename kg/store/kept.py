@@ -8,6 +8,7 @@ worked out from::
     gen-00000007/
       kg-checked.json            the damage check's marker (kg.store._checked)
       kg-catalog-rules.json      the answers of the catalog-wide rules (kg.validation.remembered)
+      kg-findings.json           what the validation of the version found (kg.findings)
       kg-words.json              search's words index (kg.textindex): names its database file,
       kg-words.<sha256>.sqlite   whose name is the digest of its bytes
 

@@ -13,6 +13,7 @@ import rdflib
 from rdflib import BNode, Literal as RLiteral, URIRef
 
 from ..errors import UsageError
+from ..findings import display_text
 from ..vocab import KG_NS, PREFIXES, RDF, SH, SHAPES_NS, Iris
 from .paths import SH_NS as _SH
 from .paths import PATH_PREFIXES, path_text, short_iri
@@ -70,18 +71,6 @@ def _literal_nt(value: str, language: str | None, datatype: str | None) -> str:
 def severity_name(iri: str) -> str:
     """A severity as a result names it: sh:Violation as ``Violation``; a custom one by its whole IRI."""
     return iri[len(SH.iri):] if iri.startswith(SH.iri) else iri
-
-
-def display_text(text: str | None) -> str | None:
-    """Text of a term as shown to people: an IRI as is, a literal's lexical form."""
-    if text is None or not text.startswith('"'):
-        return text
-    try:
-        term = next(iter(pyoxigraph.parse(f"<x:s> <x:p> {text} .".encode("utf-8"),
-                                          format=pyoxigraph.RdfFormat.N_TRIPLES)))
-        return term.object.value
-    except (SyntaxError, ValueError, StopIteration):
-        return text
 
 
 class Owner:

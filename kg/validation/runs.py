@@ -8,7 +8,8 @@ whole graph, those that use SHACL-SPARQL by one stock pySHACL run, and the repor
 says so (``kg.validation.user_shapes``). ``validate_monolithic`` (``kg validate
 --engine pyshacl``) runs stock pySHACL once over the whole graph: the reference the
 engine must equal (tests prove it on fixtures and on the bundled catalog).
-``revalidate`` updates a report after some records changed.
+``revalidate`` updates a report after some records changed. A whole run of our shapes is kept
+beside the version as its findings (:mod:`kg.validation.kept`), read by the pages and tools.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .deadline import DEFAULT_TIMEOUT, deadline
 from .files import RdfFiles
 from .pyshacl_run import Converter, stock_results
 from .incremental import CatalogChange
+from .kept import keep
 from .parts import record_ids
 from .records import RECORDS_PER_CALL, check_records
 from .report import Owner, Result, ValidationReport, finish, make_result, term_text
@@ -137,10 +139,13 @@ def _validate(data: GraphStore | RdfFiles, iris: Iris | None, *, records: Sequen
     catalog = check_catalog_rules(store, iris, rules, remember=True)
     timings["catalog_rules_s"] = round(time.perf_counter() - mark, 3)
     # the quick check of a few records reads the count from the dataset description, as revalidate does
-    relations = _counts(store, iris)[1] if records is not None else _count_relations(store)
-    return finish(run.results + catalog, rules, records=known,
-                  relations=relations, seconds=time.perf_counter() - started, mode="split",
-                  scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
+    relations = counts(store, iris)[1] if records is not None else _count_relations(store)
+    report = finish(run.results + catalog, rules, records=known,
+                    relations=relations, seconds=time.perf_counter() - started, mode="split",
+                    scope=sorted(records) if records is not None else None, timings=timings, notes=run.notes)
+    if records is None:  # the whole version checked with our shapes: kept as its findings (kg.findings)
+        keep(store, report, iris, "validated in full")
+    return report
 
 
 def _validate_own(store: GraphStore, written: list[Any] | None, iris: Iris, own: UserShapes,
@@ -232,13 +237,13 @@ def revalidate(report: ValidationReport, store: GraphStore, changed: Sequence[st
                for r in change.results(rule, report.results, lambda one: check_catalog_rules(store, iris, {"": one}))]
     timings = dict(run.timings) if run else {}
     timings["catalog_rules_s"] = round(time.perf_counter() - mark, 3)
-    records, relations = _counts(store, iris)
+    records, relations = counts(store, iris)
     return finish(kept + (run.results if run else []) + catalog, rules, records=records,
                   relations=relations, seconds=time.perf_counter() - started, mode="incremental",
                   timings=timings)
 
 
-def _counts(store: GraphStore, iris: Iris) -> tuple[int, int]:
+def counts(store: GraphStore, iris: Iris) -> tuple[int, int]:
     """(records, relations) of the store: from its dataset description (kept up to date by every
     ingest), else counted."""
     stated = read_counts(store, iris)
