@@ -144,8 +144,8 @@ def _term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
             raise ValueError("expected true or false")
         return Literal(value.lower() == "true")
     if kind == "date":
-        _dt.date.fromisoformat(value)
-        return Literal(value, datatype=XSD.date)
+        day = today() if value == "today" else _dt.date.fromisoformat(value)
+        return Literal(day.isoformat(), datatype=XSD.date)
     if kind == "iri":
         return NamedNode(value)
     if kind in ("system", "system-name"):
@@ -154,6 +154,11 @@ def _term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
                                                    if kind == "system-name" else ""))
         return iris.system(value)
     raise QueryError(f"parameter {param.name}: unknown type {kind}")
+
+
+def today() -> _dt.date:
+    """The day a ``date`` parameter given as ``today`` stands for: the current date in UTC."""
+    return _dt.datetime.now(_dt.timezone.utc).date()
 
 
 def limit_value(param: Param, value: str) -> int:

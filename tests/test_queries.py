@@ -40,9 +40,9 @@ GEN_PATH = ROOT / "benchmarks" / "generate.py"
 GENERATED_SEED = 6  # a seed whose 50 records include decayed ones (checked below)
 
 OWN_QUERIES = (
-    "compare", "compliant-systems", "coverage", "decay-cause", "eval-orphans", "info",
+    "compare", "compliant-systems", "coverage", "decay-cause", "eval-orphans", "findings", "findings-matrix", "info",
     "license-distribution", "open-source-systems", "protocol-adoption", "recent", "related", "search",
-    "sections", "self-hostable-systems", "show", "substrate-risk", "systems-with-a2a-support",
+    "sections", "self-hostable-systems", "show", "stale", "substrate-risk", "systems-with-a2a-support",
     "systems-with-mcp-support", "vendor-portfolio",
 )
 # A sample value for every parameter of the named queries, used by the structural tests.
@@ -50,6 +50,7 @@ SAMPLE_PARAMS = {
     "compare": {"a": "mem0--mem0-ai", "b": "zep-graphiti--getzep-com"},
     "compliant-systems": {"framework": "SOC 2"},
     "decay-cause": {"cause": "acquired"},
+    "findings": {"limit": "5"},
     "recent": {"since": "2026-01-01"},
     "related": {"id": "mem0--mem0-ai"},
     "search": {"text": "memory"},

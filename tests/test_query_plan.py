@@ -39,6 +39,8 @@ OTHER = {
     "decay-cause": {"cause": "acquired"},
     "field-history": {"system": "mem0--mem0-ai", "column": "license"},
     "find": {"text": "knowledge graph", "open": "true", "limit": "10"},
+    "findings": {"rule": "T2Citation", "column": "license", "section": "Dedicated memory layers", "limit": "7"},
+    "findings-matrix": {"by": "section", "rule": "CanonicalSection"},
     "recent": {"since": "2025-Q3", "limit": "5"},
     "related": {"id": "mem0--mem0-ai", "edge_direction": "incoming"},
     "search": {"text": "temporal graph", "tier": "2", "section": "memory", "limit": "5"},
@@ -47,6 +49,8 @@ OTHER = {
     "select-analysis-relations": {"type": "built-on"},
     "select-dependency": {"system": "neo4j--neo4j-com"},
     "show": {"id": "zep-graphiti--getzep-com"},
+    "stale": {"months": "12", "today": "2027-05-15", "scope": "cells", "section": "Dedicated memory layers",
+              "column": "license", "limit": "9"},
     "substrate-risk": {"vendor": "neo4j", "direct": "true"},
     "vendor-portfolio": {"vendor": "neo4j", "min_systems": "1"},
 }

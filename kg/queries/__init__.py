@@ -10,7 +10,8 @@ of the query. A ``limit`` parameter caps the rows: bound as the query's ``LIMIT`
 ``xsd:integer`` where the text uses the variable too, so that it can leave out early what the
 cap would drop (``changes`` does).
 
-Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date``, ``iri``,
+Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date`` (YYYY-MM-DD, or
+``today``: the current date in UTC), ``iri``,
 ``period`` (YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD or an ISO timestamp, bound as the
 ``xsd:date`` of its first day), ``id`` (a catalog id, bound as text), ``system`` (a catalog
 id, bound as the system's IRI), ``system-name`` (an id or words of one system's name,

@@ -16,7 +16,10 @@ the pages and the worker of ``kg serve``, the tools of ``kg mcp``), for a named 
 5. the words index's step: where the version's words index answers search's ranked hits (the
    group between its two marker comments, :mod:`kg.textindex`), those hits, as a sorted VALUES
    table, take the group's place in the text, under a comment that says so;
-6. the row cap of a ``limit`` parameter bound as the outer query's ``LIMIT``
+6. the kept tables' step: a block of a bundled query that reads rows kept beside the version
+   (the findings of its validation, :mod:`kg.queries.tables`) filled with those rows, as a VALUES
+   table, under a comment that says so;
+7. the row cap of a ``limit`` parameter bound as the outer query's ``LIMIT``
    (:func:`kg.sparql.binding.limited`).
 
 So the text of a plan is what runs, and all of it: printed by ``kg query --sparql`` and given back
@@ -47,6 +50,7 @@ from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..textindex import ranked_group
 from ..vocab import Iris
+from . import tables
 from .named import NamedQuery
 from .registry import load
 
@@ -89,9 +93,13 @@ def plan(query: str | NamedQuery, values: Mapping[str, str] | None, version: "Gr
                                             iris)
     text = bind(query.body, converted.terms)
     text = _ranked_hits(text, query, version, converted)
+    notes = list(converted.notes)
+    if query.trusted:  # the kept tables' step: rows kept beside the version, as VALUES (kg.queries.tables)
+        text, said = tables.fill(text, version, converted.values, iris, converted.limit)
+        notes += said
     if converted.limit is not None and form in _LIMITED_FORMS:
         text = limited(text, converted.limit)
-    return Plan(query, text, converted.limit, tuple(converted.notes), converted.values, form, dataset)
+    return Plan(query, text, converted.limit, tuple(notes), converted.values, form, dataset)
 
 
 def _checked(query: NamedQuery, version: Any) -> tuple[str, bool]:
