@@ -362,6 +362,57 @@ def test_query_form_with_parameters_in_a_browser(server, expected_records):
     assert {row[1] for row in page.sections["Results"]} == {expected_records[i]["name"] for i in want}
 
 
+def _t2_without_citation(record: dict) -> set[str]:
+    """The columns of a record's T2 cells without an http(s) citation: what T2Citation reports."""
+    return {slug for slug, cell in record["cells"].items() if cell.get("tier") == "T2"
+            and not (isinstance(cell.get("citation"), str) and re.match(r"^https?://", cell["citation"]))}
+
+
+def test_evidence_on_a_system_page_in_a_browser(server, expected_records):
+    """mem0's page shows its T2Citation findings next to the cells they concern, the summary counts
+    them, and the filter (a plain link) shows only those cells."""
+    url, folder = server
+    record = expected_records["mem0--mem0-ai"]
+    expected = _t2_without_citation(record)
+    assert len(expected) == 20
+    page = rendered(f"{url}/id/system/mem0--mem0-ai", folder / "profile", folder / "evidence.png")
+    cells = page.sections[f"Cells ({len(record['cells'])})"]
+    assert {row[0] for row in cells} == set(record["cells"])
+    assert {row[0] for row in cells if "T2Citation" in row[7]} == expected
+    assert all(row[7].startswith("T2Citation Violation: A T2 cell has an http(s) citation.")
+               for row in cells if row[0] in expected)
+    summary = {row[0]: row[1] for row in page.sections["Evidence"] if len(row) == 2}
+    assert summary["findings"] == f"{len(expected)} {len(expected)} Violation"
+    assert summary["findings by rule"] == f"T2Citation {len(expected)}"
+    assert summary["oldest verification"].startswith(record["last_verified_at"])
+    only = rendered(f"{url}/id/system/mem0--mem0-ai?only=findings", folder / "profile", folder / "evidence-only.png")
+    kept = only.sections[f"Cells ({len(expected)} of {len(record['cells'])})"]
+    assert {row[0] for row in kept} == expected and all("T2Citation" in row[7] for row in kept)
+    filters = dict((text, href) for href, text in page.links if "only=" in href)
+    assert filters[f"only cells with findings ({len(expected)})"] == "?only=findings#cells"
+
+
+def test_findings_dashboard_in_a_browser(server, expected_records):
+    """/findings: the rule x column matrix, its T2Citation row summing to what the catalog JSON
+    gives, and a count's link opens the records it counts."""
+    url, folder = server
+    by_column = Counter(slug for record in expected_records.values() for slug in _t2_without_citation(record))
+    page = rendered(f"{url}/findings", folder / "profile", folder / "findings.png")
+    assert page.h1 == "Findings"
+    title = next(h for h in page.sections if h.startswith("Findings by rule and column"))
+    row = next(r for r in page.sections[title] if r[0].startswith("T2Citation"))
+    counts = [int(n) for n in row[1:]]
+    assert counts[0] == sum(counts[1:]) == sum(by_column.values()) == 12242
+    links = {href: text for href, text in page.links if href.startswith("/queries/findings?rule=T2Citation&column=")}
+    column = "license"
+    href = f"/queries/findings?rule=T2Citation&column={column}&limit={by_column[column]}&run=1"
+    assert links[href] == str(by_column[column])
+    records = rendered(url + href, folder / "profile", folder / "findings-records.png")
+    shown = records.sections["Results"]
+    assert len(shown) == by_column[column]
+    assert {r[0] for r in shown} == {rid for rid, r in expected_records.items() if column in _t2_without_citation(r)}
+
+
 # ---------------------------------------------------------------------------
 # Driven pages: Chromium over the DevTools protocol (its pipe: stdlib only, no WebSocket)
 

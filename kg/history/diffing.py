@@ -83,12 +83,24 @@ def diff(old: str, new: str, store: StoreGiven = None, iris: Iris | None = None)
     if all(files):
         return diff_catalogs(file_snapshot(old), file_snapshot(new))
     opened = _opened(store)
-    first, second = numbers
-    if first is not None and second is not None and second == first + 1:
-        return changeset_at(opened, names, second)  # with its times and input files
+    if not any(files):
+        return diff_versions(opened, names, numbers[0], numbers[1])
     current = max(changeset_numbers(opened, names), default=0)
     wanted = [current if n is None else n for n, is_file in zip(numbers, files) if not is_file]
     # two store versions: only the records a changeset after the older one touched can differ
-    at = snapshots_at(opened, names, wanted, touched_only=not any(files))
+    at = snapshots_at(opened, names, wanted)
     return diff_catalogs(*[file_snapshot(word) if is_file else at[current if n is None else n]
                            for word, n, is_file in zip(sides, numbers, files)])
+
+
+def diff_versions(store: GraphStore, iris: Iris, old: int | None, new: int | None) -> Changeset:
+    """The changes from the store's version at changeset ``old`` to that at ``new`` (None: the store
+    now; 0: before the first). Two neighbouring changesets give the stored changeset itself, with
+    its times and input files; any other pair is diffed from the two versions, reading only the
+    records that the changesets after the older one touched."""
+    current = max(changeset_numbers(store, iris), default=0)
+    first, second = (current if n is None else n for n in (old, new))
+    if second == first + 1 and second > 0:
+        return changeset_at(store, iris, second)  # with its times and input files
+    at = snapshots_at(store, iris, [first, second], touched_only=True)
+    return diff_catalogs(at[first], at[second])

@@ -30,13 +30,25 @@ def _shown(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…"
 
 
-def _field_lines(diff: FieldDiff) -> list[str]:
+def field_parts(diff: FieldDiff) -> list[tuple[str, str, str]]:
+    """What changed in one field, as (part, old, new) texts: a cell changed in place by each of its
+    keys that changed (value, status, tier, citation, ...), any other field whole ("" for its part).
+
+    >>> field_parts(FieldDiff(("cells", "license"), {"value": "MIT", "tier": "T2"}, {"value": "BSD", "tier": "T2"}))
+    [('value', '"MIT"', '"BSD"')]
+    """
     before, after = diff.before, diff.after
-    if diff.is_cell and isinstance(before, dict) and isinstance(after, dict):
-        keys = _changed_keys(before, after)
-        parts = "; ".join(f"{k} {_shown(before.get(k, ABSENT))} -> {_shown(after.get(k, ABSENT))}" for k in keys)
-        return [f"    {diff.dotted}: {parts}"]
-    return [f"    {diff.dotted}: {_shown(before)} -> {_shown(after)}"]
+    keys = _changed_keys(before, after) if diff.is_cell and isinstance(before, dict) and isinstance(after, dict) else []
+    if keys:
+        return [(k, _shown(before.get(k, ABSENT)), _shown(after.get(k, ABSENT))) for k in keys]
+    return [("", _shown(before), _shown(after))]
+
+
+def _field_lines(diff: FieldDiff) -> list[str]:
+    parts = field_parts(diff)
+    if parts[0][0]:
+        return [f"    {diff.dotted}: " + "; ".join(f"{k} {old} -> {new}" for k, old, new in parts)]
+    return [f"    {diff.dotted}: {parts[0][1]} -> {parts[0][2]}"]
 
 
 def _changed_keys(before: dict, after: dict) -> list[str]:

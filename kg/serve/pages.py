@@ -253,7 +253,7 @@ class SystemFacts:
     fact_labels: dict[str, str]
     protocols: list[dict]  # rows: protocol, mode
     protocol_labels: dict[str, str]
-    cells: list[dict]  # rows: slug, value?, status?, tier?, citation?, verified?
+    cells: list[dict]  # rows: slug, value?, status?, tier?, citation?, verified?, dated_by?, source_class?
     edges: dict[str, list[dict]]  # "out" / "in": rows of type, other, evidence?, citation?, influential?
     edge_labels: dict[str, str]
     centrality: list  # quads of the analysis graph about the system (literal values)
@@ -293,7 +293,9 @@ def _picture(page: SystemFacts, others: Terms) -> Markup:
     return Markup(neighbourhood_svg(page.name, edges)) if edges else Markup("")
 
 
-def system_page(page: SystemFacts) -> bytes:
+def system_page(page: SystemFacts, shown: dict[str, Any]) -> bytes:
+    """A system's page; ``shown``: its evidence (:func:`kg.serve.evidence.evidence`): the cells the
+    filter keeps, with their findings, and the summary above them."""
     terms = Terms(page.base, page.fact_labels)
     protocols = Terms(page.base, page.protocol_labels)
     centrality = Terms(page.base, page.centrality_labels)
@@ -301,9 +303,6 @@ def system_page(page: SystemFacts) -> bytes:
     edge_tables = [{"title": title, "other": other, "rows": _edge_rows(others, page.edges[direction])}
                    for direction, title, other in (("out", "Outgoing edges", "target"),
                                                    ("in", "Incoming edges", "source"))]
-    cells: list[list[Term | None]] = [
-        [plain(r["slug"].value), *(terms.term(r.get(key)) for key in ("value", "status", "tier", "citation", "verified"))]
-        for r in page.cells]
     by_slug = {r["slug"].value: r for r in page.cells}
     lead = [(title, by_slug[slug]["value"].value) for slug, title in LEAD_CELLS
             if slug in by_slug and "value" in by_slug[slug]]
@@ -313,7 +312,7 @@ def system_page(page: SystemFacts) -> bytes:
         protocols=[[protocols.term(r["protocol"]), protocols.term(r["mode"])] for r in page.protocols],
         centrality=[[centrality.iri(q.predicate.value), centrality.term(q.object)]
                     for q in sorted(page.centrality, key=lambda q: q.predicate.value)],
-        analysis_graph=page.analysis_graph.value, edge_tables=edge_tables, cells=cells,
+        analysis_graph=page.analysis_graph.value, edge_tables=edge_tables, evidence=shown,
         history=[[terms.term(r.get(key)) for key in ("date", "origin", "kind", "field", "old", "new")]
                  for r in page.history], history_rows=HISTORY_ROWS)
 

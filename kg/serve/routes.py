@@ -23,7 +23,8 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .replies import Reply
-from .views import entities, graph_store, health, home, metrics, named, ontology, sparql, static, systems, update, void
+from .views import (changes, entities, feeds, findings, graph_store, health, home, metrics, named, ontology,
+                    sparql, static, systems, update, void)
 
 READ = ("GET", "HEAD")
 QUERY = ("GET", "HEAD", "POST")
@@ -91,8 +92,17 @@ ROUTES: tuple[Route, ...] = (
     Route(("/id/system", "/id/system/", "/system", "/system/"), READ, systems,
           "the index of systems: `kg query find` as a page, sorted by any column (`sort`), a page of rows at a "
           "time; `format=json` or `format=csv`"),
+    Route(("/changes.atom", "/id/system/{id}/changes.atom", "/id/section/{section}/changes.atom"), READ, feeds,
+          "Atom feeds of the changesets: the catalog's, a system's, a section's; each entry one ingest's changes, "
+          "field by field, linked to its changeset's page"),
+    Route(("/changes/{number}", "/diff"), READ, changes,
+          "a changeset's changes (`/changes/<n>`), or those between two versions (`/diff?from=A&to=B`, `current` "
+          "for now), field by field; `id` narrows to records; `format=json`"),
     Route(("/id/{rest:path}", "/system/{id:path}"), READ, entities,
           "an entity's page (a system's: `/id/system/<id>`), HTML, Turtle, JSON-LD, N-Triples or RDF/XML"),
+    Route(("/findings",), READ, findings,
+          "the findings dashboard: rule x column and rule x section counts, each a link to its findings; the "
+          "catalog-wide rules, the freshness of the claims, every rule described; `format=json`"),
     Route(("/queries/{name:path}",), READ, named, "a named query's form; with `run`, a page of its results"),
     Route(("/ontology",), READ, ontology, "the ontology: a page of its terms, or its RDF by `Accept`"),
     Route(("/.well-known/void",), READ, void, "the VoID description, with the endpoint and the dump; a page for a "

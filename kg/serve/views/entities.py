@@ -10,15 +10,19 @@ is its record's graph and the edges and measures that touch it.
 from __future__ import annotations
 
 import json
+from datetime import date
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Iterable
 
 from pyoxigraph import NamedNode, Triple
 
+from ... import findings
 from ...errors import safe_text
+from ...parameters import today
 from ...vocab import KG, RDF, RDFS, SCHEMA, SKOS
 from .. import pages
 from ..dispatch import Work
+from ..evidence import STALE_MONTHS, Chosen, evidence
 from ..negotiation import entity_format
 from ..rendering import body_answer, serialise
 from ..replies import Reply
@@ -35,11 +39,17 @@ _MAX_INBOUND = 500  # statements listed under "Referenced by" on a resource page
 
 
 def respond(service: Service, request: Request) -> Work:
-    """The entity the path names (``/system/<id>`` is ``/id/system/<id>``), in the negotiated format."""
+    """The entity the path names (``/system/<id>`` is ``/id/system/<id>``), in the negotiated format;
+    a system's page takes the evidence filters (``only``, ``months``: :mod:`kg.serve.evidence`)."""
     taken = request.path_params
     rest = taken["rest"] if "rest" in taken else "system/" + taken["id"]
-    rest, fmt = entity_format(rest, first(params(request), "format"), request.header("Accept"))
-    return Work({"op": OP, "rest": rest, "format": fmt, "max_bytes": service.config.max_bytes})
+    found = params(request)
+    rest, fmt = entity_format(rest, first(found, "format"), request.header("Accept"))
+    chosen = Chosen.read({k: v[0] for k, v in found.items() if k in ("only", "months") and v})
+    # the day ages are counted to: part of the message, so that an answer kept for a version is not
+    # given again on another day (kg.runtime.answer_cache)
+    return Work({"op": OP, "rest": rest, "format": fmt, "max_bytes": service.config.max_bytes,
+                 "only": chosen.only, "months": chosen.months, "today": today().isoformat()})
 
 
 def _term_text(term: Any) -> str:
@@ -58,7 +68,12 @@ def render(worker: Worker, msg: dict) -> dict:
         if not worker.store.contains(iri, RDF.type, KG.System):
             raise Reply(404, "not-found", f"no system {safe_text(system_id, 120)} in this store")
         if fmt == "html":
-            return body_answer("html", pages.system_page(_system_facts(worker, system_id, iri)), msg)
+            facts = _system_facts(worker, system_id, iri)
+            chosen = Chosen(msg.get("only"), msg.get("months") or STALE_MONTHS[0])
+            shown = evidence(facts.cells, _provenance(worker, iri), findings.current(worker.store, worker.iris),
+                             system_id, date.fromisoformat(msg.get("today") or today().isoformat()), chosen,
+                             pages.Terms(worker.iris.base))
+            return body_answer("html", pages.system_page(facts, shown), msg)
         quads = _system_quads(worker, system_id, iri)
     else:
         iri = _resource(worker, rest)
@@ -139,11 +154,14 @@ def _system_facts(worker: Worker, system_id: str, iri: Any) -> pages.SystemFacts
 SELECT ?protocol ?mode WHERE { ?sys kg:protocolSupport ?ps . ?ps kg:protocol ?protocol ; kg:supportMode ?mode }
 ORDER BY ?protocol""", iri)
     cells = _select(worker, """
-SELECT ?slug ?value ?status ?tier ?citation ?verified WHERE {
+SELECT ?slug ?value ?status ?tier ?citation ?verified ?dated_by ?source_class WHERE {
   ?sys kg:cell ?cell . ?cell kg:column ?column . ?column dcterms:identifier ?slug .
   OPTIONAL { ?cell kg:value ?value } OPTIONAL { ?cell kg:status ?status }
   OPTIONAL { ?cell kg:claimTier ?tier } OPTIONAL { ?cell kg:citation ?citation }
-  OPTIONAL { ?cell kg:lastVerified ?verified }
+  OPTIONAL { ?cell kg:lastVerified ?own } OPTIONAL { ?sys kg:lastVerified ?record }
+  OPTIONAL { ?cell kg:sourceClass ?source_class }
+  BIND(COALESCE(?own, ?record) AS ?verified)
+  BIND(IF(BOUND(?own), "cell", "record") AS ?dated_by)
 } ORDER BY ?slug""", iri)
     edges = {}
     for direction, this_end, other_end in (("out", "source", "target"), ("in", "target", "source")):
@@ -171,6 +189,17 @@ SELECT ?date ?origin ?kind ?field ?old ?new WHERE {{
         cells=cells, edges=edges, edge_labels=_labels(worker, [r["other"] for rows in edges.values() for r in rows]),
         centrality=centrality, centrality_labels=_labels(worker, [q.predicate for q in centrality]),
         analysis_graph=worker.iris.analysis_graph, history=history)
+
+
+def _provenance(worker: Worker, iri: Any) -> dict[str, dict]:
+    """The record's ``_provenance`` entries by column slug: source, verified, author, model."""
+    rows = _select(worker, """
+SELECT ?slug ?source ?verified ?author ?model WHERE {
+  ?sys kg:provenance ?p . ?p kg:column/dcterms:identifier ?slug .
+  OPTIONAL { ?p kg:provenanceSource ?source } OPTIONAL { ?p kg:verified ?verified }
+  OPTIONAL { ?p kg:author ?author } OPTIONAL { ?p kg:modelId ?model }
+}""", iri)
+    return {r["slug"].value: r for r in rows}
 
 
 def _resource_page(worker: Worker, iri: NamedNode, quads: list) -> bytes:
