@@ -242,22 +242,6 @@ def current(store: GraphStore, iris: Iris | None = None) -> Findings:
     return replace(MAKER(store, iris), made_now=True)
 
 
-def record_json(found: Findings, record: str) -> dict[str, Any]:
-    """The findings about one record as a JSON document: each with its rule, severity, message,
-    column, focus, value and path (texts as shown to people), their counts by rule, and how the
-    findings were made (the MCP resource ``kg://findings/<id>``)."""
-    rows = found.of_record(record)
-    document: dict[str, Any] = {
-        "id": record, "count": len(rows), "by_rule": dict(sorted(Counter(r.rule for r in rows).items())),
-        "findings": [{"rule": r.rule, "severity": r.severity, "message": found.message(r.rule), "column": r.column,
-                      "focus": display_text(r.focus), "value": display_text(r.value), "path": r.path} for r in rows],
-        "made": found.made}
-    note = first_need_note(found)
-    if note:
-        document["note"] = note
-    return document
-
-
 def first_need_note(found: Findings) -> str | None:
     """What a reader says when it validated the version itself (nothing was kept), else None."""
     if not found.made_now:

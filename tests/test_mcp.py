@@ -321,6 +321,49 @@ def test_resources_are_the_vocabulary_the_shapes_the_void_and_every_query(sessio
         read("kg://query/no-such-query")
 
 
+def _t2_without_citation(record: dict) -> set[str]:
+    return {slug for slug, cell in record["cells"].items() if cell.get("tier") == "T2"
+            and not (isinstance(cell.get("citation"), str) and re.match(r"^https?://", cell["citation"]))}
+
+
+def test_the_findings_tool_and_resource_read_the_kept_findings(session, catalog):
+    """The findings of a record: the findings query (called by its name) and the resource
+    kg://findings/{id} give the same findings, those of the catalog JSON's T2 cells without an
+    http(s) citation; findings-matrix counts them by column."""
+    expected = _t2_without_citation(catalog["records"]["mem0--mem0-ai"])
+    found = rows(session.ok("findings", {"id": "mem0--mem0-ai"}))
+    assert {r["column"] for r in found if r["rule"] == "T2Citation"} == expected and expected
+    templates = session.portal.call(session.client.list_resource_templates).resource_templates
+    assert "kg://findings/{id}" in {t.uri_template for t in templates}
+    [content] = session.portal.call(session.client.read_resource, "kg://findings/mem0--mem0-ai").contents
+    assert content.mime_type == "application/json" and json.loads(content.text)["rows"] == found
+    matrix = rows(session.ok("findings-matrix"))
+    t2 = Counter(slug for record in catalog["records"].values() for slug in _t2_without_citation(record))
+    assert {r["key"]: r["findings"] for r in matrix if r["rule"] == "T2Citation"} == dict(t2)
+    with pytest.raises(MCPError, match="no-such-system--x"):
+        session.portal.call(session.client.read_resource, "kg://findings/no-such-system--x")
+
+
+@pytest.mark.parametrize("today, months", [("2027-05-15", 12), ("2026-12-01", 6), ("2028-06-01", 24)])
+def test_the_stale_tool_answers_from_the_verification_dates(session, catalog, today, months):
+    import datetime as dt
+
+    day = dt.date.fromisoformat(today)
+
+    def old_enough(text: str) -> bool:
+        verified = dt.date.fromisoformat(text[:10])
+        return (day.year - verified.year) * 12 + day.month - verified.month - (day.day < verified.day) >= months
+
+    found = rows(session.ok("stale", {"today": today, "months": months, "scope": "records", "limit": 100000}))
+    assert {r["id"] for r in found} == {rid for rid, r in catalog["records"].items()
+                                        if r.get("last_verified_at") and old_enough(r["last_verified_at"])}
+    cells = rows(session.ok("stale", {"today": today, "months": months, "limit": 100000}))
+    assert Counter((r["id"], r["column"]) for r in cells) == Counter(
+        (rid, slug) for rid, r in catalog["records"].items() for slug, c in r["cells"].items()
+        if (c.get("last_verified_at") or r.get("last_verified_at"))
+        and old_enough(c.get("last_verified_at") or r["last_verified_at"]))
+
+
 def test_prompts_for_the_common_tasks(session):
     listed = {p.name: p for p in session.portal.call(session.client.list_prompts).prompts}
     assert set(listed) == {"find-systems", "compare-systems", "what-depends-on", "write-sparql"}

@@ -27,7 +27,7 @@ from serving import kg_mcp_http
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_BYTES = 20_000  # tools/list, as JSON, by default
 TEMPLATES = {"kg://system/{id}", "kg://query/{name}", "kg://vendor/{key}", "kg://section/{name}",
-             "kg://shapes/{name}"}
+             "kg://shapes/{name}", "kg://findings/{id}"}
 
 
 class Talk:

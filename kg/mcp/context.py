@@ -11,8 +11,9 @@ Resources (read-only text):
 
 Resource templates (``resources/templates/list``; their arguments complete, :mod:`kg.mcp.completion`):
 ``kg://system/{id}`` (a system's summary, as the show tool gives it), ``kg://query/{name}``,
-``kg://vendor/{key}`` (a vendor's portfolio), ``kg://section/{name}`` (the systems of a section)
-and ``kg://shapes/{name}``.
+``kg://vendor/{key}`` (a vendor's portfolio), ``kg://section/{name}`` (the systems of a section),
+``kg://shapes/{name}`` and ``kg://findings/{id}`` (a system's validation findings, kept beside the
+store's version: :mod:`kg.findings`).
 
 Prompts, for the common tasks: ``find-systems`` (a need, in words, and a section),
 ``compare-systems`` (``system`` and ``other``), ``what-depends-on`` (a system or a vendor),
@@ -125,6 +126,10 @@ TEMPLATES = (
              "find", lambda value: {"section": value, "limit": 1000}),
     Template("kg://shapes/{name}", "shapes", "A SHACL shapes file", TURTLE,
              "The rules kg validate checks records against.", "shape"),
+    Template("kg://findings/{id}", "findings", "A system's validation findings", JSON,
+             "What kg validate found wrong with one system (findings): each finding's rule, severity, message, "
+             "the cell's column and the value, kept beside the store's version; {id} is its catalog id.", "system",
+             "findings", lambda value: {"id": value, "limit": 1000}),
 )
 
 
