@@ -34,25 +34,25 @@ import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 import pyoxigraph
 
 from .resources import resource_dir
 from .store import GraphStore, KeptFile
-from .vocab import Iris
+from .vocab import Iris, segment
 
 #: the file beside a generation; its format is bumped when what the file holds changes
-KEPT = KeptFile("kg-findings.json", "1")
+KEPT = KeptFile("kg-findings.json", "2")
 
 SEVERITIES = ("Violation", "Warning", "Info")  # the most severe first (as kg.validation.rules)
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One result of a validation, in plain values: the ``rule`` (its shape's local name), its
     ``severity``, the ``record`` and ``column`` it is about (None: not a record's, not a cell's), the
-    ``focus`` node, the result's ``path`` and ``value`` (term texts) and its constraint ``component``."""
+    ``focus`` node, the result's ``path`` and ``value`` (term texts) and its constraint ``component``.
+    (A tuple: a version's findings are read back by the ten thousand.)"""
 
     rule: str
     severity: str
@@ -116,9 +116,10 @@ class Findings:
         as [its index, record, column, focus, value], focus IRIs under ``base`` written after ``@``."""
         kinds: dict[tuple, int] = {}
         rows = []
+        iris = Iris(base)
         for r in self.rows:
             kind = kinds.setdefault((r.rule, r.severity, r.path, r.component), len(kinds))
-            rows.append([kind, r.record, r.column, _short(r.focus, base), r.value])
+            rows.append([kind, r.record, r.column, _short(r.focus, r.record, r.column, iris), r.value])
         return {"key": self.key, "made": self.made, "records": self.records, "relations": self.relations,
                 "seconds": round(self.seconds, 3), "mode": self.mode,
                 "rules": {n: [i.severity, i.message, i.scope, i.kind, i.path] for n, i in sorted(self.rules.items())},
@@ -129,8 +130,9 @@ class Findings:
         """The findings a kept file holds (ValueError when it is not what :meth:`to_content` writes)."""
         try:
             kinds = [tuple(k) for k in content["kinds"]]
-            rows = [Finding(kinds[k][0], kinds[k][1], record, column, _long(focus, base), kinds[k][2], value,
-                            kinds[k][3]) for k, record, column, focus, value in content["rows"]]
+            iris = Iris(base)
+            rows = [Finding(kinds[k][0], kinds[k][1], record, column, _long(focus, record, column, iris), kinds[k][2],
+                            value, kinds[k][3]) for k, record, column, focus, value in content["rows"]]
             rules = {n: RuleInfo(n, *info) for n, info in content["rules"].items()}
             return cls(rows, rules, str(content["key"]), str(content["made"]), int(content["records"]),
                        int(content["relations"]), float(content["seconds"]), str(content["mode"]))
@@ -138,13 +140,33 @@ class Findings:
             raise ValueError(f"not findings as kg keeps them ({err})") from None
 
 
-def _short(focus: str, base: str) -> str:
-    # no term text starts with "@": an IRI is absolute, a literal starts with '"', a blank node with "_:"
-    return "@" + focus[len(base):] if focus.startswith(base) else focus
+def _cell(record: str | None, column: str | None, iris: Iris) -> str | None:
+    """The IRI of the cell of ``record`` and ``column`` (None when the finding is about no cell), as
+    ``iris.part(iris.system(record), "cell", segment(column))`` writes it."""
+    return None if record is None or column is None else f"{iris.system_prefix()}{record}/cell/{_segment(column)}"
 
 
-def _long(focus: str, base: str) -> str:
-    return base + focus[1:] if focus.startswith("@") else focus
+@cache
+def _segment(column: str) -> str:
+    return segment(column)
+
+
+def _short(focus: str, record: str | None, column: str | None, iris: Iris) -> str:
+    """A focus node as kept: "" for the cell of the finding's record and column (most findings),
+    an IRI under the base after "@", any other term text as it is (no term text starts with "@": an
+    IRI is absolute, a literal starts with '"', a blank node with "_:")."""
+    if focus == _cell(record, column, iris):
+        return ""
+    return "@" + focus[len(iris.base):] if focus.startswith(iris.base) else focus
+
+
+def _long(focus: str, record: str | None, column: str | None, iris: Iris) -> str:
+    if focus == "":
+        cell = _cell(record, column, iris)
+        if cell is None:
+            raise ValueError("a cell's finding without its record and column")
+        return cell
+    return iris.base + focus[1:] if focus.startswith("@") else focus
 
 
 def display_text(text: str | None) -> str | None:
