@@ -143,7 +143,12 @@ class Findings:
 def _cell(record: str | None, column: str | None, iris: Iris) -> str | None:
     """The IRI of the cell of ``record`` and ``column`` (None when the finding is about no cell), as
     ``iris.part(iris.system(record), "cell", segment(column))`` writes it."""
-    return None if record is None or column is None else f"{iris.system_prefix()}{record}/cell/{_segment(column)}"
+    return None if record is None or column is None else f"{_systems(iris.base)}{record}/cell/{_segment(column)}"
+
+
+@cache
+def _systems(base: str) -> str:
+    return Iris(base).system_prefix()
 
 
 @cache

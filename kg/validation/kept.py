@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..findings import Finding, Findings, RuleInfo, rules_digest, write
 from ..store import GraphStore
 from ..vocab import Iris
-from .report import Result, ValidationReport, finish
+from .report import Result, ValidationReport
 from .rules import Rule, load_rules
 
 
@@ -32,8 +32,9 @@ def report_of(found: Findings, iris: Iris) -> ValidationReport:
         rules.setdefault(name, Rule(name, "", info.severity, info.message, info.scope, info.path, kind=info.kind))
     results = [Result(f.rule, f.focus, f.path, f.value, f.component, f.severity, f.record, f.column)
                for f in found.rows]
-    return finish(results, rules, records=found.records, relations=found.relations, seconds=found.seconds,
-                  mode=found.mode)
+    # kept in the order finish() gives a report, each once: no need to sort them again
+    return ValidationReport(results=results, rules=rules, records=found.records, relations=found.relations,
+                            seconds=found.seconds, mode=found.mode)
 
 
 def keep(store: GraphStore, report: ValidationReport, iris: Iris, made: str) -> Findings:
