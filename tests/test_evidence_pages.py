@@ -16,8 +16,6 @@ import gc
 import io
 import json
 import re
-import subprocess
-import sys
 import time
 from collections import Counter
 from html.parser import HTMLParser
@@ -26,6 +24,7 @@ from urllib.parse import urlencode
 
 import feedparser
 import pytest
+from helpers import kg
 from serving import http, kg_serve
 
 from kg.ingestion import ingest_paths
@@ -145,9 +144,8 @@ def test_the_dashboards_freshness_is_the_stale_querys(served, bundled_store):
     shown = json.loads(http("GET", f"{served}/findings?format=json")[2])
     day = shown["freshness"]["today"]
     for scope, by in (("records", "section"), ("cells", "column")):
-        done = subprocess.run([sys.executable, "-m", "kg.cli", "query", "stale", "--store", str(bundled_store.path),
-                               "-p", f"scope={scope}", "-p", f"today={day}", "-p", "limit=100000", "-f", "json"],
-                              capture_output=True, text=True, timeout=300)
+        done = kg("query", "stale", "--store", str(bundled_store.path), "-p", f"scope={scope}", "-p", f"today={day}",
+                  "-p", "limit=100000", "-f", "json")
         rows = json.loads(done.stdout)
         for months in (12, 24):
             assert shown["freshness"][scope]["total"][str(months)] == sum(r["months"] >= months for r in rows)
@@ -200,8 +198,7 @@ def test_feeds_hold_a_new_entry_naming_the_changed_fields(changing):
     feeds = [f"{url}/changes.atom", f"{url}/id/system/{MEM0}/changes.atom", f"{url}/id/section/{slug}/changes.atom"]
     first = [feed(f) for f in feeds]
     assert [len(parsed.entries) for parsed, _ in first] == [1, 1, 1]  # the tiny catalog's one ingest
-    done = subprocess.run([sys.executable, "-m", "kg.cli", "ingest", "--store", str(changing["path"]),
-                           str(changing["file"])], capture_output=True, text=True, timeout=300)
+    done = kg("ingest", "--store", str(changing["path"]), str(changing["file"]))
     assert done.returncode == 0, done.stderr
     deadline = time.monotonic() + 30
     while len(feed(feeds[0])[0].entries) < 2 and time.monotonic() < deadline:

@@ -17,12 +17,11 @@ import gc
 import json
 import re
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import kg
 
 from kg import findings
 from kg.cli import main
@@ -34,10 +33,6 @@ from kg.vocab import Iris
 
 ROOT = Path(__file__).resolve().parent.parent
 HTTP = re.compile(r"^https?://")
-
-
-def kg(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg.cli", *argv], capture_output=True, text=True, timeout=600)
 
 
 def fresh(store: Path) -> Counter:

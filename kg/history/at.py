@@ -20,7 +20,7 @@ from ..mapping import record_quads, relation_quads
 from ..records import edge_from_json, record_from_json
 from ..store import GraphStore
 from ..vocab import DCTERMS, KG, RDF, SCHEMA, Iris
-from .checkout import current, undo
+from .snapshots import current, undo
 from .log import changeset_at, changeset_numbers
 
 
