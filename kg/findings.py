@@ -8,7 +8,7 @@ version without validating it per request. This module reads and writes that fil
 questions of it (a record's findings, counts by rule and column); it knows no validation. What
 makes findings for a version that has none (a store from before, a SPARQL Update's version, a folder
 that cannot be written) is given by the front door (:data:`MAKER`: ``kg`` sets it to
-:func:`kg.validation.kept.validated_now`), so a reader validates on first need and says so.
+:func:`kg.validation.upkeep.validated_now`), so a reader validates on first need and says so.
 
 The file holds each result as plain values (the rule, the record and column it is about, the focus
 node and value as term text: an IRI as itself, a literal in N-Triples form), the rules' severities
