@@ -44,7 +44,7 @@ PUBLIC_SUBMODULES = {
     "anyio.from_thread", "anyio.lowlevel", "anyio.to_thread", "rdflib.collection", "rdflib.compare", "rdflib.paths",
     "matplotlib.backends.backend_agg", "matplotlib.colors", "matplotlib.figure", "matplotlib.lines",
     "mcp.server", "mcp.server.context", "mcp.server.stdio", "mcp.server.transport_security",
-    "mcp.shared.exceptions", "scipy.special",
+    "mcp.shared.exceptions", "prometheus_client.core", "scipy.special",
     "starlette.applications", "starlette.middleware.gzip", "starlette.requests", "starlette.responses", "starlette.routing",
     "starlette.types",
 }

@@ -127,7 +127,8 @@ def test_an_output_beside_the_store_is_written(place, tmp_path):
 WRITES = {("build", "--report"), ("build", "--quarantine"), ("ingest", "--report"), ("ingest", "--quarantine"),
           ("export", "--output"), ("analyze", "--plot"), ("checkout", "--output"), ("checkout", "--into")}
 READS = {("validate", "files"), ("validate", "--shapes"), ("query", "query"), ("ingest", "paths"),
-         ("build", "paths"), ("diff", "old"), ("diff", "new")}
+         ("build", "paths"), ("diff", "old"), ("diff", "new"), ("query", "--queries"), ("serve", "--queries"),
+         ("mcp", "--queries")}
 
 
 def test_every_option_that_names_a_file_is_a_known_output_or_input(place):

@@ -14,8 +14,9 @@ as written. So the plan's text is still all that runs: ``kg query findings --spa
 rows and all, and given back to ``kg query --text`` it gives the same rows. A table filters its
 rows by the values the query binds where it can (fewer rows in the text; the query's own VALUES
 and FILTERs give the same answer either way) and stops at the query's limit (its rows are in
-the query's order, ``?order``). Where the step cannot run (a query of the user's, a remote
-endpoint, no graph at all) the block runs as written: no rows.
+the query's order, ``?order``). Where the step cannot run (a query of the user's, no graph at all)
+the block runs as written: no rows; a remote endpoint is refused the query (it has no such rows, and
+no rows would read as "none found").
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ Maker = Callable[[GraphStore, Mapping[str, str], Iris, "int | None"], Table]
 _BLOCK = re.compile(r"^(?P<indent>[ \t]*)# -- kept table: (?P<name>[A-Za-z0-9_-]+) --[^\n]*\n"
                     r"(?P<body>.*?)^[ \t]*# -- end of the kept table --[^\n]*$", re.M | re.S)
 _VARIABLES = re.compile(r"VALUES\s*\(((?:\s*\?\w+)+)\s*\)")
+
+
+def reads_kept(text: str) -> bool:
+    """Whether ``text`` holds a kept table's block."""
+    return _BLOCK.search(text) is not None
 
 
 def fill(text: str, version: Any, values: Mapping[str, str], iris: Iris, limit: int | None) -> tuple[str, list[str]]:
