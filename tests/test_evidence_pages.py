@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import feedparser
@@ -156,6 +157,47 @@ def test_pages_answer_conditional_gets(served):
         status, headers, _ = http("GET", served + path)
         assert status == 200 and headers.get("etag"), path
         assert http("GET", served + path, **{"If-None-Match": headers["etag"]})[0] == 304, path
+
+
+def test_a_page_that_counts_ages_is_not_current_the_next_day():
+    """The same generation and target: yesterday's tag and date no longer match a page dated today."""
+    from email.utils import formatdate
+
+    from kg.serve.conditional_get import validate
+
+    page = {"status": 200, "type": "text/html", "body": b"<p>3 months ago</p>", "headers": {}}
+    current = ("7", 1_700_000_000.0)  # made current in November 2023
+    yesterday = validate(page, "/findings", current, {}, day="2026-12-06")
+    today = validate(page, "/findings", current, {}, day="2026-12-07")
+    assert yesterday["headers"]["ETag"] != today["headers"]["ETag"]
+    assert today["headers"]["Last-Modified"] == "Mon, 07 Dec 2026 00:00:00 GMT"
+    old = {"if-none-match": yesterday["headers"]["ETag"]}
+    assert validate(page, "/findings", current, old, day="2026-12-07")["status"] == 200
+    since = {"if-modified-since": yesterday["headers"]["Last-Modified"]}
+    assert validate(page, "/findings", current, since, day="2026-12-07")["status"] == 200
+    assert validate(page, "/findings", current, since, day="2026-12-06")["status"] == 304
+    undated = validate(page, "/findings", current, {"if-modified-since": formatdate(current[1], usegmt=True)})
+    assert undated["status"] == 304  # an answer that counts no age keeps the generation's date
+
+
+def test_the_pages_that_count_ages_say_the_day(served):
+    """What the server sends its workers for the pages with ages, and for a named query that counts
+    to today (stale) against one that does not (search)."""
+    from kg.serve import routes
+    from kg.serve.asgi import _Request
+
+    def sent(target: str) -> dict:
+        path, _, query = target.partition("?")
+        route, path_params = routes.route_for(path)
+        request = _Request("GET", target, served, {}, b"", path_params)
+        return route.view.respond(SimpleNamespace(config=SimpleNamespace(max_rows=10, max_bytes=10_000)),
+                                  request).msg
+
+    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    assert sent("/findings")["today"] == today and sent(f"/id/system/{MEM0}")["today"] == today
+    assert sent("/queries/stale?run=1")["today"] == today
+    assert sent("/queries/stale?run=1&today=2025-01-01").get("today") is None
+    assert sent("/queries/search?run=1&text=graph").get("today") is None
 
 
 # ---------------------------------------------------------------------------

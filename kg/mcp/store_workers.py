@@ -27,6 +27,7 @@ from ..errors import KgError, QueryError
 from ..queries import Plan
 from ..runtime.limits import MAX_QUERY_CHARS
 from ..runtime.failures import POOL_FAILURES, refusal
+from ..runtime.pipe import QUERY_OP
 from ..runtime.pool import IDLE_CHECK_S, WorkerPool
 from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
@@ -128,7 +129,7 @@ class StoreWorkers:
 
     def _run(self, text: str, seconds: float, limit: int | None = None, planned: dict | None = None,
              cap: int | None = None) -> dict[str, Any]:
-        msg = {"op": "query", "query": text, "solutions": SOLUTIONS_FORMAT, "graph": GRAPH_FORMAT,
+        msg = {"op": QUERY_OP, "query": text, "solutions": SOLUTIONS_FORMAT, "graph": GRAPH_FORMAT,
                "max_rows": self.config.max_rows, "max_bytes": self.config.max_bytes, "planned": planned}
         if cap is not None:
             msg.update(row_cap=min(cap, self.config.max_rows), triple_cap=min(cap, self.config.max_rows))

@@ -27,6 +27,8 @@ from .failures import WorkerDied, WorkerTimeout
 
 # an answer up to this size is read on the event loop at once; a larger one in a thread
 INLINE_ANSWER_BYTES = 256 * 1024
+# a SPARQL query's message names this op: kg serve's SPARQL view renders it, kg mcp sends it too
+QUERY_OP = "query"
 
 # The folder that holds the kg package (a checkout or site-packages): put first on the
 # child's PYTHONPATH, so that it imports this same kg even when started from elsewhere.

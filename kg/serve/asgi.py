@@ -197,7 +197,8 @@ async def _endpoint(request: Request) -> Response:
             reply = job
         reply = _under(request.scope.get("root_path") or "", reply)
         if current is not None and getattr(route.view, "CONDITIONAL", True):
-            reply = validate(reply, target, current, dict(request.headers.items()), head=method == "HEAD")
+            day = job.msg.get("today") if isinstance(job, Work) else None  # ages counted to this day
+            reply = validate(reply, target, current, dict(request.headers.items()), head=method == "HEAD", day=day)
     except Reply as refused:
         reply = refused.reply()
     except ClientDisconnect:

@@ -7,11 +7,17 @@ is the pointer file's mtime: the time the generation was made current, in whole 
 HTTP dates are. The generation is read *before* the work, so an ingest that lands during a
 request gives the answer the old ETag, and its next revalidation (against the new
 generation) gets a 200, never a 304.
+
+An answer that counts ages to today (a system page's evidence, the findings page, a named query
+with a ``date`` parameter given as ``today``) also changes with the day: its ETag's hash holds the
+day too, and its ``Last-Modified`` is never before that day's midnight (UTC), so a copy from
+yesterday is neither matched by its tag nor by its date.
 """
 
 from __future__ import annotations
 
 import hashlib
+from datetime import date, datetime, timezone
 from email.utils import formatdate, parsedate_to_datetime
 
 from ..store import GraphStore
@@ -27,13 +33,17 @@ def version(store: str) -> tuple[str, float]:
 
 
 def validate(reply: dict, target: str, current: tuple[str, float], headers: dict[str, str], head: bool = False,
-             streamed: bool = False) -> dict:
-    """``reply`` (a 200 answer to GET or HEAD; ``streamed``: one whose body is streamed after it)
-    with ETag, Last-Modified and Vary, or a 304 when the request's ``If-None-Match`` (or, without
-    one, ``If-Modified-Since``) matches."""
+             streamed: bool = False, day: str | None = None) -> dict:
+    """``reply`` (a 200 answer to GET or HEAD; ``streamed``: one whose body is streamed after it;
+    ``day``: the ISO date it counted ages to, if any) with ETag, Last-Modified and Vary, or a 304
+    when the request's ``If-None-Match`` (or, without one, ``If-Modified-Since``) matches."""
     if reply.get("status") != 200:
         return reply
     generation, mtime = current
+    if day:
+        generation += "@" + day
+        midnight = datetime.combine(date.fromisoformat(day), datetime.min.time(), timezone.utc).timestamp()
+        mtime = max(mtime, midnight)
     ctype = str(reply.get("type") or "")
     # the gzip middleware compresses this answer (GZIP_MIN bytes or more, or streamed): another
     # representation, another tag

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..runtime.failures import POOL_FAILURES, refusal
+from ..runtime.pipe import QUERY_OP
 from .replies import Reply
 
 if TYPE_CHECKING:
     from .service import Service
 
-QUERY_OP = "query"  # a SPARQL query's message (kg.serve.views.sparql renders it; kg mcp sends it too)
 
 
 @dataclass(frozen=True)

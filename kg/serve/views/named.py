@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from urllib.parse import quote, urlencode
 
 from ... import queries
+from ...errors import KgError
+from ...parameters import today
 from ..dispatch import Work
 from ..pages import Term, Terms, _render
 from ..paging import PAGE_PARAMS, Page, link_header
@@ -107,9 +109,22 @@ def respond(service: Service, request: Request) -> Work:
     if fmt not in ("html", "json", "xml", "csv", "tsv"):
         raise Reply(400, "bad-request", "format must be html, json, xml, csv or tsv")
     config = service.config
-    return Work({"op": OP, "name": request.path_params["name"], "values": values, "run": "run" in found, "at": at,
-                 "format": fmt, "base_url": request.base_url, "max_rows": config.max_rows,
-                 "max_bytes": config.max_bytes}, vary=False)
+    name = request.path_params["name"]
+    msg: dict[str, Any] = {"op": OP, "name": name, "values": values, "run": "run" in found, "at": at,
+                           "format": fmt, "base_url": request.base_url, "max_rows": config.max_rows,
+                           "max_bytes": config.max_bytes}
+    if _counts_to_today(name, values):
+        msg["today"] = today().isoformat()  # its answer changes with the day: so does its ETag
+    return Work(msg, vary=False)
+
+
+def _counts_to_today(name: str, values: Mapping[str, str]) -> bool:
+    """Whether the named query's answer depends on the day: a date parameter given, or left, as ``today``."""
+    try:
+        declared = queries.load(name).params
+    except KgError:  # an unknown name: the worker answers it
+        return False
+    return any(p.type == "date" and values.get(p.name, p.default or "") == "today" for p in declared)
 
 
 def render(worker: Worker, msg: dict) -> dict:
