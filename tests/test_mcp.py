@@ -290,6 +290,25 @@ def test_named_query_tools_declare_their_output(session):
         jsonschema.validate(session.ok(name, arguments), tools[name].output_schema)
 
 
+def test_every_default_and_documented_value_fits_its_own_schema():
+    """A client that checks arguments against the tool's schema (format assertions on) takes every
+    default and the values the headers document: a date given as 'today' among them."""
+    import jsonschema
+
+    from kg.mcp import schema
+
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    for query in listing():
+        for name, prop in schema.tool_input_schema(query)["properties"].items():
+            given = [prop["default"]] if "default" in prop else []
+            given += ["today", "2026-12-07"] if query.params and prop.get("pattern", "").startswith("^(today") else []
+            for value in given:
+                jsonschema.validate(value, prop, format_checker=checker)
+    stale = schema.tool_input_schema(load("stale"))["properties"]["today"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("yesterday", stale, format_checker=checker)
+
+
 def test_resources_are_the_vocabulary_the_shapes_the_void_and_every_query(session, catalog):
     listed = {str(r.uri): r for r in session.portal.call(session.client.list_resources).resources}
     queries = listing()

@@ -33,7 +33,8 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "integer": {"type": "integer"},
     "decimal": {"type": "number"},
     "boolean": {"type": "boolean"},
-    "date": {"type": "string", "format": "date"},
+    # "today" is a date too (the current one, UTC): JSON Schema's format "date" would refuse it
+    "date": {"type": "string", "pattern": r"^(today|\d{4}-\d\d-\d\d)$"},
     "iri": {"type": "string", "format": "iri"},
     "system": {"type": "string", "pattern": ID_PATTERN.pattern},
     "id": {"type": "string", "pattern": ID_PATTERN.pattern},
