@@ -253,3 +253,52 @@ def test_the_facets_are_beside_the_table(client):
     assert text.index('<aside class="facets"') < text.index('<table class="systems">')
     assert re.search(r'<div class="catalog">\s*<aside class="facets"', text)
     assert text.count("<details class=\"facet\"") >= 10
+
+
+# ---------------------------------------------------------------------------
+# past find's default limit (1,000 rows): the sort, the count and the facets are over every match
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory, bundled_store, site_catalog):
+    """The bundled catalog and 120 copies of its tier-3 records named '~ copy N' (last in find's
+    order, first when sorted by name descending), so that more than 1,000 systems match."""
+    import copy
+    import json
+
+    from kg.ingestion import ingest_paths
+    from kg.store import GraphStore
+
+    folder = tmp_path_factory.mktemp("grown")
+    bundled_store.backup(folder / "store")
+    tier3 = [r for r in site_catalog["records"] if r["tier"] == 3][:120]
+    copies = []
+    for n, record in enumerate(tier3):
+        made = copy.deepcopy(record)
+        made["id"], made["name"] = f"{record['id']}-copy-{n:03d}", f"~ copy {n:03d}"
+        copies.append(made)
+    (folder / "copies.json").write_text(json.dumps({"records": copies}), encoding="utf-8")
+    store = GraphStore(folder / "store")
+    assert not ingest_paths(store, [str(folder / "copies.json")]).quarantined
+    names = {r["id"]: r["name"] for r in site_catalog["records"]} | {c["id"]: c["name"] for c in copies}
+    tiers = {r["id"]: r["tier"] for r in site_catalog["records"]} | {c["id"]: 3 for c in copies}
+    return store, names, tiers
+
+
+def test_past_a_thousand_systems_the_index_sorts_counts_and_facets_them_all(grown):
+    from starlette.testclient import TestClient
+
+    from kg.serve import create_app
+
+    store, names, tiers = grown
+    names = {i: n for i, n in names.items() if i in tiers}
+    with TestClient(create_app(store.path, workers=1, allowed_hosts=("testserver",))) as client:
+        got = client.get("/id/system/?sort=-name&limit=100&format=json").json()
+        first = client.get("/id/system/?sort=-name&limit=100", headers={"Accept": "text/html"}).text
+    systems = set(names)
+    expected_ids = sorted(systems, key=lambda i: names[i].casefold(), reverse=True)
+    assert got["total"] == len(systems) > 1000
+    assert [r["id"] for r in got["rows"]][:100] == expected_ids[:100]  # the copies, '~ copy 119' first
+    assert listed(first) == expected_ids[:100]
+    tier_counts = {f["value"]: f["systems"] for f in got["facets"]["tier"]}
+    assert tier_counts == {str(t): n for t, n in Counter(tiers.values()).items()}
