@@ -1,30 +1,34 @@
 """The words index of a generation: search's ranked hits read from SQLite FTS5, not worked out in SPARQL.
 
-The ``search`` query finds the systems whose search text holds every word asked for, each at
-the start of a word, and ranks them (queries/search.rq says how). In SPARQL that costs a scan of
-every system's text and string work for each hit: 1.2 s at 45,600 records for a word most of
-them hold. This index answers the same block of search.rq (its "ranked hits", between two
-marker comments) from a file beside the generation's store: an FTS5 table of each system's
-words gives the candidates, the words of each field (kept beside it) say which fields hold each
-word, and the rank, the filters (tier, section) and the order are those of search.rq. Only the
-rows asked for (the limit) go back into the query, as a sorted VALUES table, and the store
-answers the rest of it (the columns shown), so a search answers the same rows either way;
-tests/test_textindex.py compares the two on the catalog.
+The ``search`` query finds the systems whose search text holds every word asked for, each as a
+substring of a field, and ranks them: the hits where every word starts a word first (the id or the
+name before the description, before the claims), those where a word is only inside a word after
+(queries/search.rq says how). In SPARQL that costs a scan of every system's text and string work
+for each hit: 1.2 s at 45,600 records for a word most of them hold. This index answers the same
+block of search.rq (its "ranked hits", between two marker comments) from a file beside the
+generation's store: an FTS5 trigram table of each system's fields gives the candidates (every
+three characters of each word of three or more; a text of shorter words reads every system), the
+fields (kept beside it, as search.rq cuts them) say which fields hold each word and where, and the
+rank, the filters (tier, section) and the order are those of search.rq. Only the rows asked for
+(the limit) go back into the query, as a sorted VALUES table, and the store answers the rest of it
+(the columns shown), so a search answers the same rows either way; tests/test_textindex.py compares
+the two on the catalog.
 
 The index is a file kept beside the generation (:mod:`kg.store.kept`: ``kg-words.<digest>.sqlite``,
 named by ``kg-words.json``), like the damage check's marker: made by the first search of a
 generation, or at the end of an ingest, and used while the generation's data files are those it was
 made from and its bytes those it was written with (a file edited or damaged is ignored, said once, and
 made again; a FIFO or a device in its place is never opened). Where it cannot be made or read (no
-FTS5 in this Python's SQLite, a read-only folder, data an index cannot answer exactly such as a
-system with two tiers), search runs its SPARQL as written.
+FTS5 or no trigram tokenizer in this Python's SQLite, a read-only folder, data an index cannot answer
+exactly such as a system with two tiers), search runs its SPARQL as written.
 
-Words are cut at the separators of search.rq and written with every character outside
-``a-z0-9`` as ``_`` and six hex digits, so that FTS5's ``ascii`` tokenizer sees exactly our
-words and a word's code starts another's code exactly when the word starts the other word:
+A field is kept as search.rq reads it: every run of separators one space, a space before it, so
+that a word starts a word of the field exactly where the field holds " word":
 
->>> code("café-bar")
-'caf_0000e9 bar'
+>>> spaced("Bi-Temporal (graph)")
+' Bi Temporal graph '
+>>> match(["graph"], [" allegrograph franz", " AllegroGraph", "", ""])
+Hit(rank=4, fields=1, matched='id')
 """
 
 from __future__ import annotations
@@ -43,24 +47,20 @@ from .vocab import KG, SCHEMA, SKOS, XSD
 
 #: the index's file beside a generation; its format is bumped when what the file holds changes (an
 #: index of another format is made again)
-INDEX = KeptDatabase("kg-words", ".sqlite", "2")
+INDEX = KeptDatabase("kg-words", ".sqlite", "3")
 
 #: search.rq's separators (its REPLACE): a space, ASCII punctuation, Latin-1 punctuation and
 #: symbols, general and CJK punctuation
 _SEPARATORS = re.compile("[ !-/:-@\\[-`{-~\u00a0-\u00bf\u00d7\u00f7\u2000-\u206f\u3000-\u303f]+")
-_NOT_PLAIN = re.compile(r"[^a-z0-9 ]")
 FIELDS = ("id", "name", "desc", "claims")
 SLOTS = 6  # search.rq's word slots: the sixth holds the rest of the words, one after another
+INSIDE = 4  # the rank of a hit is this much more when a word is only inside a word (search.rq's)
+GRAM = 3  # the trigram table's: a word of fewer characters cannot be looked up in it
 
 
-def code(text: str) -> str:
-    """``text`` cut into words at search.rq's separators, each written in ``a-z0-9_`` (see above),
-    one space between them."""
-    return _NOT_PLAIN.sub(_escape, _SEPARATORS.sub(" ", text).strip(" "))
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"_{ord(match.group()):06x}"
+def spaced(field: str) -> str:
+    """A field as search.rq reads it: each run of its separators one space, a space before it."""
+    return " " + _SEPARATORS.sub(" ", field)
 
 
 def fields_of(found: str) -> tuple[str, str, str, str]:
@@ -88,30 +88,44 @@ def slots(text: str) -> list[str]:
 class Hit:
     """One system that holds every word, with what search.rq works out for it."""
 
-    rank: int  # 0 the id or the name holds every word, 1 the description, 2 the claims, 3 spread
+    rank: int  # 0 the id or the name holds every word, 1 the description, 2 the claims, 3 spread; 4-7 the
+    # same, when some word is only inside a word
     fields: int  # how many fields hold every word
     matched: str  # the fields that hold every word ("id, name"), or those that hold one
 
 
 def match(words: Sequence[str], fields: Sequence[str]) -> Hit | None:
-    """Whether the coded ``fields`` (id, name, desc, claims: each " word word ...") hold every
-    slot of coded ``words`` at a word start, and how search.rq ranks it; None when they do not."""
+    """Whether the ``fields`` (id, name, desc, claims, each :func:`spaced`) hold every slot of ``words``
+    (folded), and how search.rq ranks it; None when they do not. Where every word starts a word of
+    some field, the fields that hold them so rank it (rank 0-3); else the fields that hold them at
+    all (rank 4-7)."""
     if not words:
         return Hit(0, 0, "")
+    at_start = _counts([" " + word for word in words], fields)
+    if at_start is not None:
+        return _hit(at_start, len(words), 0)
+    inside = _counts(words, fields)
+    return None if inside is None else _hit(inside, len(words), INSIDE)
+
+
+def _counts(keys: Sequence[str], fields: Sequence[str]) -> tuple[int, int, int, int] | None:
+    """How many of the six slots each field holds (a slot without a word is in every field); None
+    when some key is in no field."""
     in_id, in_name, in_desc, in_claims = fields
-    # how many of the six slots each field is in: a slot without a word is in every field
-    i = n = d = c = SLOTS - len(words)
-    for word in words:
-        key = " " + word
+    i = n = d = c = SLOTS - len(keys)
+    for key in keys:
         a, b, e, f = key in in_id, key in in_name, key in in_desc, key in in_claims
         if not (a or b or e or f):
             return None
         i, n, d, c = i + a, n + b, d + e, c + f
-    counts = (i, n, d, c)
+    return i, n, d, c
+
+
+def _hit(counts: tuple[int, int, int, int], words: int, base: int) -> Hit:
     full = [count == SLOTS for count in counts]
     rank = 0 if full[0] or full[1] else 1 if full[2] else 2 if full[3] else 3
-    shown = full if any(full) else [count > SLOTS - len(words) for count in counts]
-    return Hit(rank, sum(full), ", ".join(name for name, on in zip(FIELDS, shown) if on))
+    shown = full if any(full) else [count > SLOTS - words for count in counts]
+    return Hit(base + rank, sum(full), ", ".join(name for name, on in zip(FIELDS, shown) if on))
 
 
 def ranked_group(store: GraphStore, terms: dict[str, Any], limit: int | None) -> str | None:
@@ -153,20 +167,22 @@ class WordsIndex:
         order, at most ``limit``: each as the terms of ?system ?found ?name ?tier ?matched in
         N-Triples (the name None when the system has none; of ?found only its first line, the
         id, which is all that the query reads of it after the hits)."""
-        words = [code(word) for word in slots(text)]
+        words = slots(text)
         if not words:
             # every system a hit of rank 0: search.rq's order is tier, name, IRI (NULLs first, as
             # an unbound sort key in SPARQL; TEXT compares as SPARQL strings do, by code point)
             rows = self._db.execute(
-                f"SELECT {_SHOWN} FROM systems s WHERE {_FILTERS} ORDER BY tier, name_key, system LIMIT ?1",
-                (-1 if limit is None else limit, tier, section))
+                f"SELECT {_SHOWN} FROM systems s WHERE {_FILTERS} ORDER BY tier, name_key, system LIMIT :limit",
+                {"limit": -1 if limit is None else limit, "tier": tier, "section": section})
             return [_terms(row, "") for row in rows]
-        # each slot's first word as a prefix: the candidates hold every slot somewhere (a superset
-        # of the hits, which match() then checks field by field)
-        expression = " AND ".join(f'"{word.split(" ")[0]}"*' for word in words)
-        candidates = self._db.execute(
-            f"SELECT {_SHOWN}, name_key, tier, fields FROM words JOIN systems s ON s.rowid = words.rowid "
-            f"WHERE words MATCH ?1 AND {_FILTERS}", (expression, tier, section))
+        # every three characters of each word long enough: the candidates hold each somewhere (a
+        # superset of the hits, which match() then checks field by field); no such word: every system
+        grams = sorted({word[i:i + GRAM] for word in words for i in range(len(word) - GRAM + 1)})
+        among = "words JOIN systems s ON s.rowid = words.rowid WHERE words MATCH :grams AND" if grams else \
+            "systems s WHERE"
+        candidates = self._db.execute(f"SELECT {_SHOWN}, name_key, tier, fields FROM {among} {_FILTERS}",
+                                      {"grams": " AND ".join(f'"{gram}"' for gram in grams), "tier": tier,
+                                       "section": section})
         kept = []
         for row in candidates:
             hit = match(words, row[6].split("\n"))
@@ -181,8 +197,8 @@ class WordsIndex:
 
 
 _SHOWN = "s.system, s.first, s.name, s.tier_term"
-_FILTERS = ("(?2 IS NULL OR s.tier = ?2) AND "
-            "(?3 IS NULL OR EXISTS (SELECT 1 FROM sections WHERE row = s.rowid AND instr(label, ?3) > 0))")
+_FILTERS = ("(:tier IS NULL OR s.tier = :tier) AND "
+            "(:section IS NULL OR EXISTS (SELECT 1 FROM sections WHERE row = s.rowid AND instr(label, :section) > 0))")
 
 
 def _terms(row: tuple[Any, ...], matched: str) -> tuple[str, ...]:
@@ -238,9 +254,9 @@ def _tables(db: sqlite3.Connection) -> None:
                "name_key TEXT, tier INTEGER, tier_term TEXT, fields TEXT)")
     db.execute("CREATE TABLE sections (row INTEGER, label TEXT)")
     db.execute("CREATE INDEX sections_row ON sections (row)")
-    # contentless, no positions: the index only says which systems hold a word starting so
+    # contentless, no positions: the index only says which systems hold each three characters
     db.execute("CREATE VIRTUAL TABLE words USING fts5(text, content='', detail=none, "
-               "tokenize=\"ascii tokenchars '_'\", prefix='2 3')")
+               "tokenize='trigram case_sensitive 1')")
 
 
 def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]], answers: bool) -> None:
@@ -252,8 +268,8 @@ def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tu
 
 
 def _system_rows(store: GraphStore) -> tuple[list[tuple[Any, ...]], bool]:
-    """One row a system for the ``systems`` table (of its search text, the first line and the
-    words of each field coded), and whether the index answers exactly as search.rq would: each
+    """One row a system for the ``systems`` table (of its search text, the first line and each
+    field :func:`spaced`), and whether the index answers exactly as search.rq would: each
     system with one search text of four lines, one integer tier and at most one string name
     (search.rq joins them: more would make it answer a system twice). Each property is read by
     one scan of its own (a SPARQL join of the three took four times as long)."""
@@ -268,9 +284,9 @@ def _system_rows(store: GraphStore) -> tuple[list[tuple[Any, ...]], bool]:
         if not (isinstance(found, Literal) and found.datatype == XSD.string and found.value.count("\n") == 3
                 and _integer(tier) and (name is None or _plain_text(name))):
             return [], False
-        coded = "\n".join(f" {words}" if (words := code(field)) else "" for field in fields_of(found.value))
+        fields = "\n".join(spaced(field) for field in fields_of(found.value))
         rows.append((len(rows) + 1, system, found.value.split("\n", 1)[0], None if name is None else str(name),
-                     None if name is None else " " + name.value.lower(), int(tier.value), str(tier), coded))
+                     None if name is None else " " + name.value.lower(), int(tier.value), str(tier), fields))
     return rows, True
 
 

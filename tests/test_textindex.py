@@ -18,7 +18,8 @@ from kg.vocab import KG, SCHEMA, XSD
 import searching  # tests/searching.py
 
 TEXTS = ["memory", "temporal graph", "knowledge graph", "graph", "", "zep", "Bi-Temporal", "MCP memory server",
-         "a", "—", "vector database open source memory layer agents", "neo4j cypher graph", "ag me", "x"]
+         "a", "—", "vector database open source memory layer agents", "neo4j cypher graph", "ag me", "x",
+         "llegro", "raph emor", "ph m", "a b c d e ource"]
 FILTERS = [{}, {"tier": "1"}, {"section": "memory"}, {"tier": "2", "section": "MEMORY"}, {"limit": "7"},
            {"section": "é"}, {"limit": "0"}]
 
@@ -158,11 +159,20 @@ def test_no_index_in_memory():
     assert queries.query(store, "search", {"text": "memory"}) == []
 
 
-@pytest.mark.parametrize("word, longer, starts", [("caf", "café", True), ("cafe", "café", False), ("東", "東京", True),
-                                                  ("a", "ßa", False), ("a", "½a", True), ("x", "xy", True), ("xy", "x", False)])
-def test_a_code_starts_another_exactly_when_the_word_does(word, longer, starts):
-    assert textindex.code(longer).startswith(textindex.code(word)) is starts
-    assert set(textindex.code(longer)) <= set("abcdefghijklmnopqrstuvwxyz0123456789_")
+@pytest.mark.parametrize("text, hits", [("graph", ["both", "inside"]), ("ra", ["both", "inside"]), ("rap", ["both", "inside"]),
+                                        ("east", ["both"]), ("ea gr", ["both"]), ("st gr", ["both", "inside"]), ("ph", ["both", "inside"]), ("lle", ["inside"])])
+def test_a_word_inside_a_word_is_found_by_three_characters_or_a_scan(tmp_path, monkeypatch, text, hits):
+    """Words of three characters or more are looked up by their trigrams; shorter ones read every
+    system. Either way the hits are those of search.rq, word starts first."""
+    quads: list[Quad] = []
+    _system(quads, "both", "East Graph", "a graph store")
+    _system(quads, "inside", "AllegroGraph", "a triple store")
+    _system(quads, "none", "Other", "a document store")
+    store = _made(tmp_path / "store", quads)
+    params = {"text": text, "limit": "100"}
+    rows = queries.query(store, "search", params)
+    assert [row["id"] for row in rows] == hits
+    assert rows == as_written(monkeypatch, store, params)
 
 
 def test_without_fts5_the_store_is_not_read_for_an_index(tmp_path, monkeypatch):

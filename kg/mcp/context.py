@@ -165,7 +165,7 @@ PROMPTS: dict[str, tuple[str, list[tuple[str, str, bool, str | None]], str]] = {
         "Find the systems of the AI Agent Infrastructure Landscape that fit this need: {need}{section}\n\n"
         "Use the find tool: put the facets the need names in its arguments (open, selfhost, protocol, mode, "
         "tier, section, vendor, the taxonomy axes) and the remaining words in text (every word must match, "
-        "at a word start). If nothing fits, drop a facet or a word and say so. Answer with a short table "
+        "anywhere in the id, name, description or claims; hits where the words start words come first). If nothing fits, drop a facet or a word and say so. Answer with a short table "
         "(id, name, tier, why it fits) and the facet counts that help narrow further."),
     "compare-systems": (
         "Compare two systems side by side.",
