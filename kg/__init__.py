@@ -82,6 +82,7 @@ from . import findings as _findings
 from .errors import KgError, NotFound, QueryError, RecordError, SourceError, StoreError, UsageError
 from .store import GraphStore, default_store_path
 from .vocab import ATTRIBUTION, Iris
+from .advice import tools as _advice_tools  # noqa: F401  (registers the advice tools as named queries, for every face)
 
 if TYPE_CHECKING:
     from .remote_query import Endpoint

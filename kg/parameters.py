@@ -26,6 +26,7 @@ rather than its own name's: a ``vendor`` binds the set of its systems to ``?syst
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -117,7 +118,11 @@ def to_term(param: Param, value: str, iris: Iris) -> NamedNode | Literal:
     A ``system-name`` must be an id by now (:mod:`kg.lookup` resolves a name first); a
     ``vendor`` is its folded text (:mod:`kg.lookup` finds its systems)."""
     if param.choices and value not in param.choices:
-        raise QueryError(f"parameter {param.name}: {value!r} is not one of {', '.join(param.choices)}")
+        wanted = value.strip().lower()
+        close = difflib.get_close_matches(wanted, param.choices, n=1, cutoff=0.5) or \
+            [c for c in param.choices if wanted and wanted in c][:1]
+        raise QueryError(f"parameter {param.name}: {value!r} is not one of {', '.join(param.choices)}"
+                         + (f"; did you mean {close[0]}?" if close else ""))
     try:
         return _term(param, value, iris)
     except ValueError as err:

@@ -1,14 +1,12 @@
 """recommend and between (kg.advice.recommend) on the full-shape catalog, against answers worked out
 here from its JSON cells: tags, anti-tags, costs, capability scores, provenance and sections read
-from the records, the arithmetic written out. Also the errors (an unknown id, tag or category)
-as exit codes of the real command."""
+from the records, the arithmetic written out. Also the errors (an unknown id, tag or category); their
+exit codes on the command line, with the other faces, are tests/test_advice_faces.py's."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
-import subprocess
 
 import pytest
 
@@ -17,7 +15,6 @@ from kg.advice.profiles import read_profiles
 from kg.advice.scoring import score
 from kg.advice.vocabulary import Constraints
 from kg.errors import NotFound, UsageError
-from helpers import kg
 
 TODAY = dt.date(2026, 7, 1)
 HARNESS_WORDS = ("harness", "framework", "orchestration", "agent ides", "sandbox", "computer-use", "voice agent")
@@ -274,22 +271,3 @@ def test_between_errors(full_shape_store):
     assert "openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com" in [c[0] for c in found.value.candidates]
     with pytest.raises(UsageError, match="unknown use-case tag 'offline'"):
         between(full_shape_store, "meta-phi-4-family--meta-com", "microsoft-edge--microsoft-com", use_case="offline")
-
-
-def test_the_command_maps_the_errors_to_exit_codes(full_shape_store):
-    def query(*args: str) -> subprocess.CompletedProcess:
-        return kg("query", *args, "--store", str(full_shape_store.path))
-
-    ok = query("recommend", "-p", "text=offline multi agent airgap for Acme", "-p", "k=2", "--format", "json")
-    assert ok.returncode == 0 and "words not used: acme" in ok.stderr
-    assert '"multi-agent-coordination"' in ok.stdout
-    unknown = query("between", "-p", "low=nope--x", "-p", "high=meta-phi-4-family--meta-com")
-    assert unknown.returncode == 6 and unknown.stderr.startswith("kg: error: no system with id 'nope--x'")
-    bad_tag = query("between", "-p", "low=meta-phi-4-family--meta-com", "-p", "high=microsoft-edge--microsoft-com",
-                    "-p", "use_case=gpu")
-    assert bad_tag.returncode == 2 and "unknown use-case tag 'gpu'" in bad_tag.stderr
-    assert query("recommend", "-p", "colour=blue").returncode == 2
-    not_paper = query("predict-citations", "-p", "system=01agent-yi-family--01agent-com")
-    assert not_paper.returncode == 6 and "is not a paper" in not_paper.stderr
-    shown = query("breakouts", "-p", "limit=2", "--format", "json")
-    assert shown.returncode == 0 and json.loads(shown.stdout)["facts"]["shown"] == 2

@@ -52,7 +52,11 @@ PARAMS = {
     "coverage": {"by": "feature"},
     "find": {"open": "true", "selfhost": "true", "protocol": "mcp", "section": "memory layers"},
     "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},  # the seed record's own history
+    "recommend": {"text": "offline multi agent airgap", "today": "2026-07-01"},  # no tags here: every score 0, by id
 }
+# the advice tools that need a paper or two anchors with a cost or a capability score, which the bundled
+# catalog lacks (tests/test_advice_faces.py runs them on the full-shape catalog)
+NO_ANSWER_HERE = {"between", "predict-citations"}
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +128,7 @@ def answer(result):
     return sorted(str(t) for t in result)
 
 
-@pytest.mark.parametrize("name", queries.available())
+@pytest.mark.parametrize("name", [name for name in queries.available() if name not in NO_ANSWER_HERE])
 def test_every_named_query_gives_the_same_rows_remotely(bundled_store, remote, name):
     params = PARAMS.get(name, {})
     local = answer(queries.run(bundled_store, name, params))

@@ -17,7 +17,9 @@ predicted total of the fitted papers. Breakouts are the growth-phase papers with
 some citations, and a predicted total over 1.5 times their count, by that ratio (then total,
 then id); the answer says how many qualify as well as how many it shows.
 
-The fits of a store version (and year) are made once and kept.
+The fits of a store version (and year) are made once and kept. numpy and scipy are imported
+when a first paper is fitted, not with this module: the tools are declared with the named
+queries (:mod:`kg.advice.tools`), which every command imports.
 """
 
 from __future__ import annotations
@@ -27,16 +29,16 @@ import difflib
 import json
 import statistics
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .. import normalise
 from ..errors import NotFound, safe_text
 from ..lookup import Indexes
-from . import wsb
 from .answer import Answer, count, day
 from .reading import Kept, literals
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FIELD_DEFAULT = 30.0  # m when no paper reads "N cites M/yr" (the catalog's)
 BREAKOUT_TIMES = 3.0  # a breakout's total is over this many times the median total
@@ -142,6 +144,8 @@ def phase_of(series: Series, total: float) -> str:
 
 def _padded(papers: list[Paper]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ages, counts and weights of every paper's points, one row a paper, padded with weight 0."""
+    import numpy as np
+
     width = max(len(p.series.ages) for p in papers if p.series)
     t, y, w = np.ones((len(papers), width)), np.zeros((len(papers), width)), np.zeros((len(papers), width))
     for i, p in enumerate(papers):
@@ -153,6 +157,10 @@ def _padded(papers: list[Paper]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def fit_all(rows: list[dict[str, Any]], year: int) -> Fitted:
     """Every paper among ``rows`` (kg:citationCells objects) fitted, in the year ``year``."""
+    import numpy as np
+
+    from . import wsb
+
     m = field_constant(rows)
     papers = {r["id"]: Paper(r["id"], r.get("name") or r["id"], r.get("tier"), r.get("section"),
                              series_of(r["cells"], year)) for r in rows if is_paper(r["cells"])}
@@ -182,6 +190,10 @@ def fitted(store: Any, year: int) -> Fitted:
 
 def _spreads(f: Fitted, fits: list[Fit]) -> list[tuple[float, float, float]]:
     """For each fit: the 90% interval of its total and its breakout probability (its seeded bootstrap)."""
+    import numpy as np
+
+    from . import wsb
+
     samples = wsb.bootstrap([(x.paper.id, np.array(x.paper.series.ages), np.array(x.paper.series.counts),
                               np.array(x.params)) for x in fits if x.paper.series is not None], f.m)
     out = []
@@ -205,6 +217,10 @@ def _not_a_paper(store: Any, f: Fitted, system: str) -> NotFound:
 def predict_citations(store: Any, system: str, *, today: "_dt.date | str | None" = None) -> Answer:
     """The fitted citation model of one paper (``system``: its id): one row (see PREDICT_COLUMNS).
     An unknown id, or a system that is no paper, is NotFound with close matches."""
+    import numpy as np
+
+    from . import wsb
+
     when = day(today)
     f = fitted(store, when.year)
     if system not in f.papers:
@@ -236,6 +252,8 @@ def predict_citations(store: Any, system: str, *, today: "_dt.date | str | None"
 def breakouts(store: Any, *, limit: int = DEFAULT_LIMIT, today: "_dt.date | str | None" = None) -> Answer:
     """The growth-phase papers furthest below their predicted total, ``limit`` of them (see
     BREAKOUT_COLUMNS); ``facts`` says how many qualify and how many are shown."""
+    import numpy as np
+
     limit, when = count(limit, "limit", 1, MOST_LIMIT), day(today)
     f = fitted(store, when.year)
     qualify = [x for x in f.fits.values() if x.phase == "growth" and x.paper.series is not None

@@ -91,8 +91,6 @@ def run_query(args: argparse.Namespace) -> int:
     query_folders(args)
     if args.list:
         return _list_queries(args)
-    if args.query in ADVICE_TOOLS and args.text is None:
-        return _run_advice(args)
     query = _read_query(args)
     params = query_params(args.param)
     if args.endpoint:
@@ -113,21 +111,6 @@ def run_query(args: argparse.Namespace) -> int:
         sys.stdout.write(planned.text.rstrip("\n") + "\n")
         return EXIT_OK
     write_answer(target, query, params, iris(args), out=sys.stdout, fmt=args.format, note=err)
-    return EXIT_OK
-
-
-ADVICE_TOOLS = ("recommend", "between", "predict-citations", "breakouts")  # kg.cli.advice: computed, not SPARQL
-
-
-def _run_advice(args: argparse.Namespace) -> int:
-    """One of the advice tools (kg.advice) on the local store."""
-    from . import advice
-
-    if args.sparql or args.endpoint:
-        raise UsageError(f"kg query {args.query} is computed from the local store: --sparql and --endpoint "
-                         "do not apply")
-    answer = advice.TOOLS[args.query](existing_store(args), query_params(args.param))
-    advice.write(answer, args.format, err, args.query)
     return EXIT_OK
 
 

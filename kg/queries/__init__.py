@@ -29,6 +29,8 @@ The rooms of the package:
   which takes a name, a ``.rq``/``.sparql`` file or a text;
 - :mod:`~kg.queries.folders`: your own named queries, folders of ``.rq`` files (``--queries DIR``,
   ``KG_QUERIES``), each checked whole (:func:`use_folders`) and registered beside the bundled ones;
+- :mod:`~kg.queries.computed`: queries answered in Python (:func:`declare`, :class:`Computed`),
+  declared by a header as a ``.rq`` file is and planned as their rows in a VALUES table;
 - :mod:`~kg.queries.plan`: :func:`plan`, the one function that makes the text sent, for every
   face (the CLI and ``--sparql``, :func:`kg.query`, ``kg serve``, ``kg mcp``);
 - :mod:`~kg.queries.run`: a plan run on a store or a remote endpoint (:func:`run`, :func:`query`).
@@ -47,12 +49,13 @@ from __future__ import annotations
 
 from ..parameters import GRAPH_TYPES, PARAM_TYPES, SYSTEM_TYPES, Param, to_term
 from .folders import from_environment, use_folders
+from .computed import Answered, Computed, answer_text, declare
 from .named import HEADER_KEYS, NamedQuery, from_text, header_problems, parse
 from .plan import Plan, plan
 from .registry import FILE_SUFFIXES, QUERIES_DIR, REGISTRY, Folder, Registry, Source, available, listing, load
 from .run import LimitedSolutions, Result, query, run, run_plan
 
 __all__ = ["FILE_SUFFIXES", "GRAPH_TYPES", "HEADER_KEYS", "PARAM_TYPES", "QUERIES_DIR", "REGISTRY", "SYSTEM_TYPES",
-           "Folder", "LimitedSolutions", "NamedQuery", "Param", "Plan", "Registry", "Result", "Source", "available",
-           "from_environment", "from_text", "header_problems", "listing", "load", "parse", "plan", "query", "run",
-           "run_plan", "to_term", "use_folders"]
+           "Answered", "Computed", "Folder", "LimitedSolutions", "NamedQuery", "Param", "Plan", "Registry", "Result",
+           "Source", "answer_text", "available", "declare", "from_environment", "from_text", "header_problems",
+           "listing", "load", "parse", "plan", "query", "run", "run_plan", "to_term", "use_folders"]

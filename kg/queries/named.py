@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, Callable
 
 from ..errors import QueryError
 from ..parameters import Param, check_default, parse_param
@@ -46,6 +47,9 @@ class NamedQuery:
     params: list[Param] = field(default_factory=list)
     cost: str = ""  # what a query that reads the whole catalog costs, measured (its "# cost:" line)
     trusted: bool = False  # one of kg's own (its source says so): the guard need not check it
+    # the function that answers it, for a query answered in Python (kg.queries.computed: its plan sends
+    # the rows as a VALUES table); None for a SPARQL query
+    compute: Callable[[Any, Any], Any] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def variables(self) -> frozenset[str]:
@@ -114,7 +118,7 @@ def header_problems(query: NamedQuery) -> list[str]:
         problems.append("more than one limit parameter")
     used = query.variables
     for p in query.params:
-        if p.type != "limit" and p.variable not in used:
+        if p.type != "limit" and p.variable not in used and query.compute is None:
             problems.append(f"parameter {p.name} is not a variable of the query"
                             + (f" (it binds ?{p.variable})" if p.binds else ""))
         if p.either and p.either not in {o.name for o in query.params}:

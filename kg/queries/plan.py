@@ -4,7 +4,8 @@ Every face runs a query through :func:`plan` (``kg query`` and its ``--sparql``,
 the pages and the worker of ``kg serve``, the tools of ``kg mcp``), for a named query, a ``.rq`` or
 ``.sparql`` file, or a text. Its steps, one way down:
 
-1. the query itself (:mod:`kg.queries.registry`: a name, a file, a text);
+1. the query itself (:mod:`kg.queries.registry`: a name, a file, a text); a query answered in Python
+   (:mod:`kg.queries.computed`) is planned by its function after step 3, its rows the text sent;
 2. a query of the user's (not one of a trusted source) checked by the guard against the graphs of
    the version (:func:`kg.sparql.guard.check_query`: no SERVICE, no remote FROM, the caps), which
    also says its form and whether it names its own dataset;
@@ -50,6 +51,7 @@ from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..textindex import ranked_group
 from ..vocab import Iris
+from .computed import answer_text
 from . import tables
 from .named import NamedQuery
 from .registry import load
@@ -91,6 +93,8 @@ def plan(query: str | NamedQuery, values: Mapping[str, str] | None, version: "Gr
     elif converted.pending:  # no graph: ids as given, unchecked; a name or a vendor is an error
         converted = converted.with_resolved({name: (given, None) for name, (_, given) in converted.pending.items()},
                                             iris)
+    if query.compute is not None:
+        return _computed(query, version, converted)
     text = bind(query.body, converted.terms)
     text = _ranked_hits(text, query, version, converted)
     notes = list(converted.notes)
@@ -109,6 +113,18 @@ def _kept_here(query: NamedQuery, text: str, version: Any) -> None:
     if version is not None and not isinstance(version, GraphStore) and tables.reads_kept(text):
         raise QueryError(f"{query.name}: reads what is kept beside a local store's version (its validation's "
                          "findings), which a remote endpoint does not have: ask it with --store")
+
+
+def _computed(query: NamedQuery, version: Any, converted: Converted) -> Plan:
+    """The plan of a query answered in Python (:mod:`kg.queries.computed`): its function asked on the
+    version with the values as resolved, the rows it answers as the text sent, its notes said."""
+    if version is None or query.compute is None:
+        raise QueryError(f"{query.name} is answered in Python from a graph: it needs a store or an endpoint")
+    answer = query.compute(version, dict(converted.values))
+    text = answer_text(answer.columns, answer.rows)
+    if converted.limit is not None:
+        text = limited(text, converted.limit)
+    return Plan(query, text, converted.limit, tuple(converted.notes) + tuple(answer.notes), converted.values)
 
 
 def _checked(query: NamedQuery, version: Any) -> tuple[str, bool]:

@@ -4,10 +4,10 @@ Every face that lists or runs named queries (``kg query``, :func:`kg.query`, the
 serve``, the tools of ``kg mcp``) asks :data:`REGISTRY`. A source answers two questions, the names
 it holds and the query of a name; :class:`Folder` is a folder of ``.rq`` files (the bundled one,
 trusted; a folder of the user's, :mod:`kg.queries.folders`, is another, untrusted: its queries are
-checked by the guard like any file of the user's). Another kind of source (queries whose answer is
-worked out in Python from the rows of their SPARQL, say) is added with :meth:`Registry.add` and is then
-listed and run everywhere.
-A name is answered by the first source that holds it.
+checked by the guard like any file of the user's). Another kind of source is added with
+:meth:`Registry.add` and is then listed and run everywhere: :class:`kg.queries.computed.Computed`
+holds queries answered in Python (the advice tools of :mod:`kg.advice`, registered by the package's
+front door, ``kg``, which every face imports). A name is answered by the first source that holds it.
 
 :func:`load` takes what a user gives: a name, the path of a ``.rq`` or ``.sparql`` file, or the text
 of a query.

@@ -53,7 +53,8 @@ def _field(param: Any, values: Mapping[str, str]) -> dict:
     attrs = dict(FIELDS.get(param.type, {"type": "text"}))
     value = values.get(param.name, param.default if param.default is not None else "")
     return {"name": param.name, "type": param.type, "doc": param.doc, "required": not param.optional,
-            "default": param.default, "value": value, "attrs": attrs, "boolean": param.type == "boolean"}
+            "default": param.default, "value": value, "attrs": attrs,
+            "options": ("true", "false") if param.type == "boolean" else param.choices}
 
 
 def query_page(query: Any, values: Mapping[str, str], error: str | None, result: dict | None, base: str,
@@ -163,7 +164,7 @@ def render(worker: Worker, msg: dict) -> dict:
             error, status = str(err), 404
             if fmt != "html":
                 raise Reply(404, "not-found", error, candidates=[c[0] for c in err.candidates]) from None
-        except (QueryError, ValueError) as err:
+        except (QueryError, UsageError, ValueError) as err:  # a bad value, or one a computed query refuses
             error = str(err).replace("needs --param ", "needs the parameter ")  # said for the CLI
             if fmt != "html":
                 raise Reply(400, "bad-parameter", error) from None
