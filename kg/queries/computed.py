@@ -22,6 +22,7 @@ SELECT ?id ?score ?why WHERE { VALUES (?_row ?id ?score ?why) { (0 "x" "0.5"^^<h
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
@@ -55,7 +56,8 @@ def declare(name: str, header: str, columns: Iterable[str], compute: Compute) ->
     variables = " ".join(f"?{c}" for c in shown)
     body = (f"# answer: computed in Python ({compute.__module__}.{compute.__qualname__}); a plan sends its rows as "
             f"a VALUES table\nSELECT {variables} WHERE {{ VALUES ({variables}) {{ }} }}\n")
-    query = parse(header.rstrip("\n") + "\n" + body, Path(f"{name}.rq"), trusted=True)
+    declared_in = inspect.getsourcefile(compute)  # its path: the module that declares it, no .rq file
+    query = parse(header.rstrip("\n") + "\n" + body, Path(declared_in or f"{name}.rq"), trusted=True)
     query.name, query.compute = name, compute
     return query
 
