@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 PREFIXES = "PREFIX kg: <https://w3id.org/agent-landscape/ontology#>\n"
 OWN_TOOLS = {"catalog", "sparql", "analyze"}  # listed by default; describe-system with --all-tools
-DEFAULT_TOOLS = {"search", "find", "show", "related", "compare", "substrate-risk"} | OWN_TOOLS
+ADVICE_TOOLS = {"recommend", "between", "predict-citations", "breakouts"}  # answered in Python, another source
+DEFAULT_TOOLS = {"search", "find", "show", "related", "compare", "substrate-risk"} | ADVICE_TOOLS | OWN_TOOLS
 
 
 # ---------------------------------------------------------------------------

@@ -272,8 +272,9 @@ def breakouts(store: Any, *, limit: int = DEFAULT_LIMIT, today: "_dt.date | str 
                      "years_observed": x.paper.series.ages[-1], "observed_citations": x.paper.series.observed,
                      "asymptote": x.asymptote, "ratio": ratio(x), "asymptote_low": low, "asymptote_high": high,
                      "breakout_probability": above, "phase": x.phase})
+    # how many are shown is the rows' count, which a face that pages shows as its own
     notes = [f"{len(qualify)} paper(s) qualify (growth phase, a trajectory, predicted total over "
-             f"{AHEAD_TIMES:g} x the count); {len(rows)} shown"]
+             f"{AHEAD_TIMES:g} x the count)"]
     facts = {"qualifying": len(qualify), "shown": len(rows), "limit": limit, "papers": len(f.papers),
              "fitted": len(f.fits), "field_constant": f.m, "breakout_threshold": f.threshold, "year": when.year}
     return Answer(BREAKOUT_COLUMNS, rows, notes, facts)

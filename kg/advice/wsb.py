@@ -170,21 +170,28 @@ def draws(seed: int, count: int) -> np.ndarray:
 def bootstrap(papers: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], m: float) -> list[np.ndarray]:
     """For each paper (its id, ages, counts and fit), the ultimate counts of ``BOOTSTRAP`` resamples
     of its points (drawn with replacement, seeded by its id), each re-fitted from the paper's own
-    fit, sorted; every resample of every paper is refined at once."""
-    width = max((t.size for _, t, _, _ in papers), default=1)
-    rows = len(papers) * BOOTSTRAP
-    ts, ys, ws = np.ones((rows, width)), np.zeros((rows, width)), np.zeros((rows, width))
-    starts = np.empty((rows, 3))
-    for i, (paper_id, t, y, params) in enumerate(papers):
-        n = t.size
-        picks = np.floor(draws(seed_of(paper_id), BOOTSTRAP * n) * n).astype(int).reshape(BOOTSTRAP, n)
-        picks.sort(axis=1)  # points in age order, as the catalog sorts each resample
-        order = np.argsort(t, kind="stable")
-        block = slice(i * BOOTSTRAP, (i + 1) * BOOTSTRAP)
-        ts[block, :n], ys[block, :n], ws[block, :n], starts[block] = t[order][picks], y[order][picks], 1.0, params
-    refitted = refine(ts, ys, ws, m, starts) if rows else starts
-    totals = asymptote(m, refitted[:, 0])
-    return [np.sort(totals[i * BOOTSTRAP:(i + 1) * BOOTSTRAP]) for i in range(len(papers))]
+    fit, sorted. The resamples of the papers with as many points are refined at once, unpadded: a
+    paper's answer is then the same, to the last digit, whichever papers are asked with it (padded to
+    another width, its sums were rounded otherwise: breakouts' first rows changed with the limit)."""
+    found: list[np.ndarray] = [np.empty(0)] * len(papers)
+    by_size: dict[int, list[int]] = {}
+    for i, (_, t, _, _) in enumerate(papers):
+        by_size.setdefault(t.size, []).append(i)
+    for width, members in by_size.items():
+        rows = len(members) * BOOTSTRAP
+        ts, ys, ws = np.ones((rows, width)), np.zeros((rows, width)), np.ones((rows, width))
+        starts = np.empty((rows, 3))
+        for j, i in enumerate(members):
+            paper_id, t, y, params = papers[i]
+            picks = np.floor(draws(seed_of(paper_id), BOOTSTRAP * width) * width).astype(int).reshape(BOOTSTRAP, width)
+            picks.sort(axis=1)  # points in age order, as the catalog sorts each resample
+            order = np.argsort(t, kind="stable")
+            block = slice(j * BOOTSTRAP, (j + 1) * BOOTSTRAP)
+            ts[block], ys[block], starts[block] = t[order][picks], y[order][picks], params
+        totals = asymptote(m, (refine(ts, ys, ws, m, starts) if width else starts)[:, 0])
+        for j, i in enumerate(members):
+            found[i] = np.sort(totals[j * BOOTSTRAP:(j + 1) * BOOTSTRAP])
+    return found
 
 
 def interval(samples: np.ndarray) -> tuple[float, float]:
