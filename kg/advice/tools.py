@@ -19,7 +19,7 @@ VALUES table and whose notes it says; the facts stay with the library's :class:`
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..queries import REGISTRY, Computed, declare
 from .answer import Answer
@@ -30,62 +30,86 @@ from .recommend import DEFAULT_K, RECOMMEND_COLUMNS
 from .scoring import STALE_DAYS
 from .vocabulary import DEPLOYMENTS, PERSISTENCES, SCALES, SHAPES, USE_CASE_TAGS, StructuredForm
 
-_TODAY = "# param: today (date, optional) count staleness and the year to this day (default: today)"
-_STALE = f"# param: stale_days (integer, optional, default={STALE_DAYS}) a verification older is a caveat"
-_COST = ("# cost: reads every system's advice cells (one literal a system, kg:adviceCells), kept while the store's "
+def _header(*lines: str) -> str:
+    """A query's header: each line a comment (``# key: text``), as a ``.rq`` file starts."""
+    return "".join(f"# {line}\n" for line in lines)
+
+
+def _choices(names: Iterable[str]) -> str:
+    return "|".join(names)
+
+
+_TODAY = "param: today (date, optional) count staleness and the year to this day (default: today)"
+_STALE = f"param: stale_days (integer, optional, default={STALE_DAYS}) a verification older is a caveat"
+_COST = ("cost: reads every system's advice cells (one literal a system, kg:adviceCells), kept while the store's "
          "version is the one read. Cold 0.07 s at 912 full-shape records, 0.8 s at 9,120 on a busy shared machine "
          "(benchmarks/results/advice-9120.md)")
+_FITS = ("cost: fits every paper of the catalog at once (their citation cells: one literal a paper), kept for the "
+         "store's version and year; then the bootstrap of the papers shown. Cold {cold} at 912 full-shape records, "
+         "{large} at 9,120 on a busy shared machine (benchmarks/results/advice-9120.md)")
 
-# The parameters' lines are kept short: every MCP client reads them (tools/list stays under 20 KB); the
-# returns and cost lines, and the guide (docs/guide/advice.md), say the rest.
-RECOMMEND = f"""\
-# title: Recommend for a project
-# question: Which memory systems, harnesses and models fit a project, given in words or as a form?
-# param: text (string, optional) the project in words ("offline multi agent airgap")
-# param: shape (string, optional, choices={'|'.join(SHAPES)}) form: shape
-# param: scale (string, optional, choices={'|'.join(SCALES)}) form: scale
-# param: latency_ms (decimal, optional) form: latency budget, ms
-# param: persistence (string, optional, choices={'|'.join(PERSISTENCES)}) form: persistence
-# param: deployment (string, optional, choices={'|'.join(DEPLOYMENTS)}) form: deployment
-# param: cost_max (decimal, optional) form: most input cost, USD per million tokens
-# param: categories (string, optional) among {', '.join(CATEGORIES)} (default: all)
-# param: k (integer, optional, default={DEFAULT_K}) candidates per category
-{_TODAY}
-{_STALE}
-# returns: category, rank (1 is best), id, name, score (0 to 1), rationale and caveats (lines joined by "; "): the best k of each category by score, then id. The text is read by the catalog's synonym table for its 8 use-case tags (the words not used are said in a note); the structured form (shape single-agent, multi-agent, chat or pipeline; scale production or large-scale asks for a capability band; a latency budget of 1000 ms or less; long-term persistence; offline deployment; a cost ceiling) wins when both are given. A cell an LLM wrote and nobody verified is left out of the score (a caveat says so); a verification older than stale_days is a caveat
-{_COST}
-"""
+# The parameters' lines are kept short: every MCP client reads them in tools/list; the returns and cost
+# lines, and the guide (docs/guide/advice.md), say the rest.
+RECOMMEND = _header(
+    "title: Recommend for a project",
+    "question: Which memory systems, harnesses and models fit a project, given in words or as a form?",
+    'param: text (string, optional) the project in words ("offline multi agent airgap")',
+    f"param: shape (string, optional, choices={_choices(SHAPES)}) form: shape",
+    f"param: scale (string, optional, choices={_choices(SCALES)}) form: scale",
+    "param: latency_ms (decimal, optional) form: latency budget, ms",
+    f"param: persistence (string, optional, choices={_choices(PERSISTENCES)}) form: persistence",
+    f"param: deployment (string, optional, choices={_choices(DEPLOYMENTS)}) form: deployment",
+    "param: cost_max (decimal, optional) form: most input cost, USD per million tokens",
+    f"param: categories (string, optional) among {', '.join(CATEGORIES)} (default: all)",
+    f"param: k (integer, optional, default={DEFAULT_K}) candidates per category",
+    _TODAY, _STALE,
+    'returns: category, rank (1 is best), id, name, score (0 to 1), rationale and caveats (lines joined by "; "): '
+    "the best k of each category by score, then id. The text is read by the catalog's synonym table for its 8 "
+    "use-case tags (the words not used are said in a note); the structured form (shape single-agent, multi-agent, "
+    "chat or pipeline; scale production or large-scale asks for a capability band; a latency budget of 1000 ms or "
+    "less; long-term persistence; offline deployment; a cost ceiling) wins when both are given. A cell an LLM wrote "
+    "and nobody verified is left out of the score (a caveat says so); a verification older than stale_days is a "
+    "caveat",
+    _COST)
 
-BETWEEN = f"""\
-# title: Between two anchors
-# question: Which systems lie between two anchor systems on input cost and capability score?
-# param: low (system-name) one anchor: an id or words of its name
-# param: high (system-name) the other anchor
-# param: use_case (string, optional, choices={'|'.join(USE_CASE_TAGS)}) score by this tag
-# param: k (integer, optional, default={BETWEEN_K}) at most this many
-{_TODAY}
-{_STALE}
-# returns: rank, id, name, score (0 to 1), cost_usd_per_mtok, capability_score, rationale and caveats (lines joined by "; "): the systems whose verified input cost and capability score lie within the anchors' (each with at least one of the two; the anchors in either order), scored by the use-case tag when given, else by capability score / 100; best first, then by id. An anchor's LLM-unverified cell sets no range, a candidate's places it nowhere (notes and caveats say so)
-{_COST}
-"""
+BETWEEN = _header(
+    "title: Between two anchors",
+    "question: Which systems lie between two anchor systems on input cost and capability score?",
+    "param: low (system-name) one anchor: an id or words of its name",
+    "param: high (system-name) the other anchor",
+    f"param: use_case (string, optional, choices={_choices(USE_CASE_TAGS)}) score by this tag",
+    f"param: k (integer, optional, default={BETWEEN_K}) at most this many",
+    _TODAY, _STALE,
+    "returns: rank, id, name, score (0 to 1), cost_usd_per_mtok, capability_score, rationale and caveats (lines "
+    'joined by "; "): the systems whose verified input cost and capability score lie within the anchors\' (each '
+    "with at least one of the two; the anchors in either order), scored by the use-case tag when given, else by "
+    "capability score / 100; best first, then by id. An anchor's LLM-unverified cell sets no range, a candidate's "
+    "places it nowhere (notes and caveats say so)",
+    _COST)
 
-PREDICT = f"""\
-# title: Citation prediction for a paper
-# question: How many citations will a paper gather in all, with what interval and phase?
-# param: system (system-name) the paper: an id or words of its name
-{_TODAY}
-# returns: one row: id, name, section, tier, published_year, years_observed, observed_citations, observed_influential, lambda, mu, sigma (the Wang-Song-Barabasi fit), asymptote (the predicted total) with asymptote_low and asymptote_high (its 90% interval from a seeded bootstrap), predicted_at_10y, fit_r2, phase (growth, saturation, pre-growth, flat, underfit-data), breakout_probability, source and source_kind (trajectory, or synthesised from "N cites M/yr"). A system whose citation-trajectory is no real-data trajectory and whose citations cell reads no "N cites M/yr" is not a paper: not found
-# cost: fits every paper of the catalog at once (their citation cells: one literal a paper), kept for the store's version and year; then one paper's bootstrap. Cold 0.2 s at 912 full-shape records, 0.65 s at 9,120 on a busy shared machine (benchmarks/results/advice-9120.md)
-"""
+PREDICT = _header(
+    "title: Citation prediction for a paper",
+    "question: How many citations will a paper gather in all, with what interval and phase?",
+    "param: system (system-name) the paper: an id or words of its name",
+    _TODAY,
+    "returns: one row: id, name, section, tier, published_year, years_observed, observed_citations, "
+    "observed_influential, lambda, mu, sigma (the Wang-Song-Barabasi fit), asymptote (the predicted total) with "
+    "asymptote_low and asymptote_high (its 90% interval from a seeded bootstrap), predicted_at_10y, fit_r2, phase "
+    "(growth, saturation, pre-growth, flat, underfit-data), breakout_probability, source and source_kind "
+    '(trajectory, or synthesised from "N cites M/yr"). A system whose citation-trajectory is no real-data '
+    'trajectory and whose citations cell reads no "N cites M/yr" is not a paper: not found',
+    _FITS.format(cold="0.2 s", large="0.65 s"))
 
-BREAKOUTS = f"""\
-# title: Citation breakouts
-# question: Which papers in their growth phase are furthest below their predicted total citations?
-# param: limit (limit, optional, default={DEFAULT_LIMIT}) at most this many (at most {MOST_LIMIT})
-{_TODAY}
-# returns: rank, id, name, published_year, years_observed, observed_citations, asymptote (the predicted total), ratio (asymptote over the count), asymptote_low, asymptote_high, breakout_probability, phase: the growth-phase papers with a yearly trajectory, some citations and a predicted total over 1.5 times their count, by ratio, then total, then id. A note says how many qualify, beside the rows shown
-# cost: fits every paper of the catalog at once (kept for the store's version and year), then the bootstrap of the papers shown. Cold 0.5 s at 912 full-shape records, 0.9 s at 9,120 on a busy shared machine (benchmarks/results/advice-9120.md)
-"""
+BREAKOUTS = _header(
+    "title: Citation breakouts",
+    "question: Which papers in their growth phase are furthest below their predicted total citations?",
+    f"param: limit (limit, optional, default={DEFAULT_LIMIT}) at most this many (at most {MOST_LIMIT})",
+    _TODAY,
+    "returns: rank, id, name, published_year, years_observed, observed_citations, asymptote (the predicted total), "
+    "ratio (asymptote over the count), asymptote_low, asymptote_high, breakout_probability, phase: the growth-phase "
+    "papers with a yearly trajectory, some citations and a predicted total over 1.5 times their count, by ratio, "
+    "then total, then id. A note says how many qualify, beside the rows shown",
+    _FITS.format(cold="0.5 s", large="0.9 s"))
 
 
 def _decimal(values: Mapping[str, str], name: str) -> float | None:

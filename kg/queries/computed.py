@@ -15,9 +15,8 @@ values as resolved (text, defaults filled in, a system's name as its id) and sen
 a VALUES table (:func:`answer_text`): the text of the plan is still all of the answer, and
 every face runs it as it runs any plan. The function's notes are the plan's notes.
 
->>> text = answer_text(["id", "score", "why"], [{"id": "x", "score": 0.5, "why": ["a", "b"]}])
->>> print(text)
-SELECT ?id ?score ?why WHERE { VALUES (?_row ?id ?score ?why) { (0 "x" "0.5"^^<http://www.w3.org/2001/XMLSchema#double> "a; b") } } ORDER BY ?_row
+>>> print(answer_text(["id", "why"], [{"id": "x", "why": ["a", "b"]}, {"id": "y", "why": None}]))
+SELECT ?id ?why WHERE { VALUES (?_row ?id ?why) { (0 "x" "a; b") (1 "y" UNDEF) } } ORDER BY ?_row
 """
 
 from __future__ import annotations
