@@ -51,8 +51,8 @@ from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..textindex import ranked_group
 from ..vocab import Iris
-from .computed import answer_text
 from . import tables
+from .computed import answer_text
 from .named import NamedQuery
 from .registry import load
 
