@@ -16,9 +16,13 @@ from typing import Any, Callable
 from bench_harness import kg_iris, kg_module, measure, run_child, with_alarm
 
 
+# what a query needs beyond its required parameters (recommend: a project, in words or as a form)
+BEYOND_REQUIRED = {"recommend": {"text": "offline multi agent airgap"}}
+
+
 def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
     """Values for the required parameters of a named query (None: cannot fill one)."""
-    values: dict[str, str] = {}
+    values: dict[str, str] = dict(BEYOND_REQUIRED.get(query.name, {}))
     id_values = iter(ids)
     names = [p.name for p in query.params]
     for param in query.params:
@@ -29,7 +33,7 @@ def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
         elif param.optional or param.default is not None:
             continue
         name = param.name.lower()
-        if param.type in ("system", "iri") or name in ("id", "a", "b", "system", "source", "target"):
+        if param.type in ("system", "system-name", "iri") or name in ("id", "a", "b", "system", "source", "target"):
             values[param.name] = next(id_values, ids[0])
         elif param.type == "integer":
             values[param.name] = "2"

@@ -25,6 +25,7 @@ from kg import advice, queries
 from kg.advice import StructuredForm
 from kg.errors import NotFound, QueryError
 
+from helpers import kg as kg_process, one_line_error
 from serving import http, kg_serve
 
 TODAY = "2026-07-01"
@@ -39,8 +40,7 @@ def flat(answer: advice.Answer) -> list[dict[str, Any]]:
 
 
 def run_kg(store, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", "query", *args, "--store", str(store.path)],
-                          capture_output=True, text=True, timeout=300)
+    return kg_process("query", *args, "--store", str(store.path), timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -139,8 +139,7 @@ def test_the_commands_answer_as_the_library(full_shape_store, expected, full_sha
 ])
 def test_the_command_errors_are_one_line_with_their_exit_code(full_shape_store, args, code, said):
     ran = run_kg(full_shape_store, *args)
-    assert ran.returncode == code and said in ran.stderr, ran.stderr
-    assert ran.stderr.startswith("kg: error: ") and ran.stderr.count("\n") == 1 and not ran.stdout
+    assert said in one_line_error(ran, code) and not ran.stdout
 
 
 # -- kg mcp --------------------------------------------------------------------------------------------
