@@ -1,7 +1,7 @@
 """``kg mcp`` driven by the MCP Inspector's CLI (``@modelcontextprotocol/inspector --cli``, npm), a client
 nobody here wrote, over stdio and streamable HTTP, on the bundled catalog.
 
-It lists under 20 tools (under 24 KB of JSON) with the plumbing hidden, pages ``search`` with
+It lists under 20 tools (under 20 KB of JSON) with the plumbing hidden, pages ``search`` with
 ``has_more``, lists the resource templates and fills the ``compare-systems`` prompt. Completion is the SDK client's to check
 (tests/test_mcp_surface.py): the Inspector's CLI has no ``completion/complete`` method. Expected
 answers come from the catalog's JSON.
@@ -25,7 +25,7 @@ from kg.normalise import fold
 from serving import kg_mcp_http
 from helpers import kg_command
 
-BUDGET_BYTES = 24_000  # 20 KB before the four advice tools (tests/test_mcp_surface.py)
+BUDGET_BYTES = 20_000  # as tests/test_mcp_surface.py
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ def _choices(names: Iterable[str]) -> str:
     return "|".join(names)
 
 
-_TODAY = "param: today (date, optional) count staleness and the year to this day (default: today)"
+_TODAY = "param: today (date, optional) the day to count ages to (default: today)"
 _STALE = f"param: stale_days (integer, optional, default={STALE_DAYS}) a verification older is a caveat"
 _COST = ("cost: reads every system's advice cells (one literal a system, kg:adviceCells), kept while the store's "
          "version is the one read. Cold 0.07 s at 912 full-shape records, 0.8 s at 9,120 on a busy shared machine "
@@ -59,7 +59,7 @@ RECOMMEND = _header(
     "param: latency_ms (decimal, optional) form: latency budget, ms",
     f"param: persistence (string, optional, choices={_choices(PERSISTENCES)}) form: persistence",
     f"param: deployment (string, optional, choices={_choices(DEPLOYMENTS)}) form: deployment",
-    "param: cost_max (decimal, optional) form: most input cost, USD per million tokens",
+    "param: cost_max (decimal, optional) form: input cost ceiling, USD per Mtok",
     f"param: categories (string, optional) among {', '.join(CATEGORIES)} (default: all)",
     f"param: k (integer, optional, default={DEFAULT_K}) candidates per category",
     _TODAY, _STALE,

@@ -34,10 +34,9 @@ def input_schema() -> dict[str, Any]:
     }
 
 
-DESCRIPTION = ("Graph measures of the systems (kg analyze): " + ", ".join(MEASURES) + ". Returns the graph's "
-               "figures (nodes, adjacencies, edges, nucleus, bridge surprises, communities, components) and the "
-               "top systems by the first measure, each with every computed measure, a page at a time (top, offset, "
-               "has_more, total).")
+DESCRIPTION = ("Graph measures of the systems (kg analyze). Returns the graph's figures (nodes, adjacencies, edges, "
+               "nucleus, bridge surprises, communities, components) and the top systems by the first measure, each "
+               "with every measure computed, a page at a time (top, offset).")
 
 
 def _measures(value: Any) -> tuple[str, ...]:

@@ -29,12 +29,14 @@ PAGE_SIZE = 100  # rows on a page unless the call (or a named query's own limit)
 OFFSET, LIMIT = PAGE_PARAMS
 
 
+# The paging arguments go undescribed (and offset's default, 0, unsaid): the server's instructions say once
+# how to page (offset=next_offset), and every tool list would carry the same words a dozen times.
 def offset_schema() -> dict[str, Any]:
-    return {"type": "integer", "minimum": 0, "default": 0, "description": "next_offset of the page before"}
+    return {"type": "integer", "minimum": 0}
 
 
 def limit_schema(default: int) -> dict[str, Any]:
-    return {"type": "integer", "minimum": 0, "default": default, "description": "rows on the page"}
+    return {"type": "integer", "minimum": 0, "default": default}
 
 
 def _whole(value: Any, name: str, tool: str) -> int:
@@ -75,6 +77,7 @@ def window(answer: dict[str, Any], page: Page, read: int, cap: int, items: str =
 
 
 def paging_properties() -> dict[str, Any]:
-    """The output schema's properties of a page (what they mean: the tools' instructions)."""
+    """The output schema's properties of a page (what they mean: the tools' instructions); the offset
+    asked for, which the page repeats, goes undeclared."""
     count, flag = {"type": "integer"}, {"type": "boolean"}
-    return {OFFSET: count, "has_more": flag, "next_offset": count, "total": count, "truncated": flag}
+    return {"has_more": flag, "next_offset": count, "total": count, "truncated": flag}

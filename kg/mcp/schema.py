@@ -24,7 +24,6 @@ from typing import Any, Mapping
 from ..errors import QueryError, safe_text
 from ..queries import NamedQuery, Param
 from ..sparql.lexer import projected, query_form
-from ..vocab import ID_PATTERN
 from . import paging
 
 #: JSON Schema of each ``# param:`` type of kg.queries.
@@ -36,8 +35,10 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     # "today" is a date too (the current one, UTC): JSON Schema's format "date" would refuse it
     "date": {"type": "string", "pattern": r"^(today|\d{4}-\d\d-\d\d)$"},
     "iri": {"type": "string", "format": "iri"},
-    "system": {"type": "string", "pattern": ID_PATTERN.pattern},
-    "id": {"type": "string", "pattern": ID_PATTERN.pattern},
+    # an id's form is said by its description and checked by kg.queries, which answers a wrong one with
+    # the ids it is close to (a pattern here would make a client refuse it unexplained, in every tool list)
+    "system": {"type": "string"},
+    "id": {"type": "string"},
     "system-name": {"type": "string"},
     "vendor": {"type": "string"},
     "period": {"type": "string", "pattern": r"^\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?$"},
@@ -54,15 +55,14 @@ def is_check(query: NamedQuery) -> bool:
 
 
 def tool_description(query: NamedQuery) -> str:
-    """The tool's description: its title and question; checks say so first. What each column means
-    and the query itself are its resource (``kg://query/NAME``), not repeated in every tool list."""
+    """The tool's description: its question (the title is the tool's own ``title``, not said twice);
+    checks say so first. What each column means and the query itself are its resource
+    (``kg://query/NAME``), not repeated in every tool list."""
     lines = []
     if is_check(query):
         lines.append("Check (a catalog-wide validation rule of kg validate): every row is a violation; "
                      "no rows means the catalog passes.")
     lines.append(query.question or query.title or f"The named query {query.name}.")
-    if query.title and query.question:
-        lines[-1] = f"{query.title}: {query.question}"
     return " ".join(lines)
 
 
@@ -93,13 +93,14 @@ def property_schema(param: Param) -> dict[str, Any]:
 
 
 def input_schema(query: NamedQuery) -> dict[str, Any]:
-    """The tool's input schema: an object with one property per parameter, no others."""
-    return {
-        "type": "object",
-        "properties": {p.name: property_schema(p) for p in query.params},
-        "required": [p.name for p in query.params if not p.optional],
-        "additionalProperties": False,
-    }
+    """The tool's input schema: an object with one property per parameter, no others (``required``
+    said when some are)."""
+    schema: dict[str, Any] = {"type": "object", "properties": {p.name: property_schema(p) for p in query.params}}
+    required = [p.name for p in query.params if not p.optional]
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
 
 
 def _coerced(value: Any, expected: str) -> Any:
@@ -189,19 +190,19 @@ def tool_input_schema(query: NamedQuery) -> dict[str, Any]:
     if query.name == "show":
         properties[SHOW_FULL] = {
             "type": "boolean", "default": False,
-            "description": "true: every triple of the record and what it points to (can be 100,000 characters "
-                           "and more); false: the summary (name, description, tier, sections, pros, cons, key "
-                           "cells, edges)"}
+            "description": "true: every triple of the record and what it points to (100,000 characters and "
+                           "more); false: the summary"}
     return schema
 
 
 def rows_schema(columns: list[str] | None = None) -> dict[str, Any]:
-    """The JSON Schema of a page of rows (SELECT): the columns, one object per row (a property per
-    column), the page (kept short: every tool list carries it)."""
-    row = {"type": "object", "properties": {c: {} for c in columns or ()}}
+    """The JSON Schema of a page of rows (SELECT): one object per row (a property per column, in
+    order) and what a caller pages on. Kept short, for every tool list carries it: the answer's
+    ``columns``, ``rowCount`` and ``offset`` (the rows' properties, their count and the offset asked
+    for) come too, undeclared."""
+    row: dict[str, Any] = {"properties": {c: {} for c in columns or ()}}  # each an object: a SELECT row is
     return {"type": "object", "properties": {
-        "columns": {"type": "array"}, "rows": {"type": "array", "items": row}, "rowCount": _COUNT,
-        **paging.paging_properties(), "notes": _NOTES}, "required": ["columns", "rows", "rowCount"]}
+        "rows": {"type": "array", "items": row}, **paging.paging_properties(), "notes": _NOTES}, "required": ["rows"]}
 
 
 _COUNT = {"type": "integer"}

@@ -58,7 +58,8 @@ def _instructions(workers: StoreWorkers) -> str:
     return ("Read-only tools over the AI Agent Infrastructure Landscape knowledge graph (systems, vendors, "
             "protocols, edges between systems). Find a system's catalog id with search or find, then use "
             "show, related, compare or substrate-risk; catalog answers the catalog-wide questions (counts, "
-            "licences, protocols, what changed, ...). Rows come a page at a time: when has_more is true, "
+            "licences, protocols, what changed, ...); recommend, between, predict-citations and breakouts "
+            "advise. Rows come a page at a time (limit rows from offset): when has_more is true, "
             "call again with offset=next_offset. sparql runs one SPARQL 1.1 query over the union of the "
             "named graphs (SERVICE and remote FROM refused; the first "
             f"{workers.config.max_rows} rows of an answer are read, {workers.config.timeout:g} s).")
@@ -98,7 +99,7 @@ class Tools:
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "a SPARQL 1.1 query (SELECT, ASK, CONSTRUCT or "
-                          "DESCRIBE) with its PREFIX lines; the default graph is the union of the named graphs"},
+                          "DESCRIBE) with its PREFIX lines"},
                 "timeout": {"type": "number", "exclusiveMinimum": 0,
                             "description": f"stop the query after this many seconds (at most {config.timeout:g})"},
                 paging.LIMIT: paging.limit_schema(paging.PAGE_SIZE), paging.OFFSET: paging.offset_schema(),

@@ -73,9 +73,8 @@ def question_line(query: NamedQuery) -> str:
 
 
 def catalog_description(questions: tuple[NamedQuery, ...]) -> str:
-    return ("Answer one of the catalog's named questions (each is also kg query NAME and a page of kg serve): "
-            "question is its name, arguments its parameters (? optional; kg://query/NAME has its header: "
-            "types, defaults, what each column means). Rows come a page at a time (limit, offset). Questions:\n"
+    return ("Answer one of the catalog's named questions: question is its name, arguments its parameters "
+            "(? optional; kg://query/NAME has its header: types, defaults, what each column means). Questions:\n"
             + "\n".join(f"- {question_line(q)}" for q in questions))
 
 
@@ -86,8 +85,8 @@ def catalog_input_schema(questions: tuple[NamedQuery, ...]) -> dict[str, Any]:
             "question": {"type": "string", "enum": [q.name for q in questions],
                          "description": "the question's name (the list in the description)"},
             "arguments": {"type": "object", "description": "the question's parameters, by name"},
-            paging.LIMIT: {"type": "integer", "minimum": 0, "description": "rows on the page (default: the "
-                           f"question's own limit, else {paging.PAGE_SIZE})"},
+            paging.LIMIT: {"type": "integer", "minimum": 0, "description": "default: the question's own limit, "
+                           f"else {paging.PAGE_SIZE}"},
             paging.OFFSET: paging.offset_schema(),
         },
         "required": ["question"], "additionalProperties": False,
