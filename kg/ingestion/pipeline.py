@@ -20,6 +20,7 @@ from ..sources import Input
 from ..store import GraphStore, transactional
 from ..validation.at_ingest import RuleCheck
 from ..vocab import Iris
+from . import workers
 from .batching import Batcher
 from .cleanup import drop_unused_shared
 from .describe import DescriptionUpkeep
@@ -71,7 +72,7 @@ def run_ingest(store: GraphStore, inputs: list[Input], iris: Iris, options: Opti
 
 def _reject_if_bad(inputs: list[Input], iris: Iris, options: Options, chunk: int) -> None:
     """A dry pass (no store, nothing written): ``InputRejected`` when any item is bad."""
-    unwritten = Options(gate=options.gate, caps=options.caps, keep_invalid=options.keep_invalid)
+    unwritten = Options(gate=options.gate, caps=options.caps, keep_invalid=options.keep_invalid, jobs=options.jobs)
     dry = _stages(None, iris, unwritten, chunk)
     _one_pass(dry, inputs, unwritten, chunk)
     if dry.notices.errors:
@@ -91,16 +92,37 @@ def _stages(store: GraphStore | None, iris: Iris, options: Options, chunk: int |
 
 def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int | None) -> None:
     """The inputs through read-and-check -> map-and-gate -> write, a chunk at a time (``options.strict``:
-    ``InputRejected`` at the first write that would follow a bad item)."""
+    ``InputRejected`` at the first write that would follow a bad item). The records are mapped and
+    checked in worker processes when the first chunk says it pays (``kg.ingestion.workers``)."""
+    first = True
     try:
         for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
+            if first:
+                _start_workers(stages, pending, options.jobs, chunked=chunk is not None)
+                first = False
             _map_and_write(stages, pending, options, chunked=chunk is not None)
     except BaseException:
+        _stop_workers(stages, kill=True)
         if stages.write is not None:
             stages.write.abandon()  # the session is thrown away: no write may still run in it
         raise
+    _stop_workers(stages)
     if stages.write is not None:
         stages.write.wait()
+
+
+def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None, chunked: bool) -> None:
+    """Worker processes for the pass, when ``jobs_for`` says so (before anything is written)."""
+    count = workers.jobs_for(jobs, pending, chunked)
+    if count > 1:
+        gate = stages.gate
+        gate.workers = workers.RecordWorkers(count, gate.iris, gate.rules, gate.described)
+
+
+def _stop_workers(stages: Stages, kill: bool = False) -> None:
+    if stages.gate.workers is not None:
+        running, stages.gate.workers = stages.gate.workers, None
+        running.close(kill=kill)
 
 
 def _map_and_write(stages: Stages, pending: list[Pending], options: Options, chunked: bool) -> None:
@@ -120,7 +142,7 @@ def _write(stages: Stages, part: list[Mapped], held: set[str]) -> None:
         return
     kept = kept_records(part, held)
     stages.upkeep.wrote(p.record for p, _ in kept)
-    stages.history.before_write([p.record for p, _ in kept])
+    stages.history.before_write([p.record for p, _ in kept], [p.digest for p, _ in kept])
     stages.write.write(part, kept)
 
 

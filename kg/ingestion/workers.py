@@ -1,0 +1,446 @@
+"""Worker processes of the record pass: records mapped, checked and written as N-Quads text on every core.
+
+``RecordWorkers`` forks ``jobs`` processes at the start of a pass (after the rules are compiled, before
+anything is written, so each starts with them and with every module imported). The parent still reads
+and checks the inputs, keeps the store and the history; each batch of records is cut into units and
+sent (as the JSON read) to the workers, which rebuild each record, map it (``map_record``), check it
+against the record-local rules and write its graph as N-Quads text (``GraphTriples.nquads``). The
+answers come back to the parent in input order (``outcomes``), where ``kg.ingestion.map_gate`` keeps
+the findings and the quarantine exactly as in one process.
+
+Why the result is the one-process result, byte for byte:
+
+* a shared resource (a vendor, a column, a concept) is described by the first record that points to
+  it. Each worker describes what it has not met itself; the parent keeps a description only from the
+  first record in input order (``_Reconcile.first``), which is the first of its own worker too;
+* the rules read of a shared resource only what every record that describes it states the same way
+  (its types, a column's identifier), and a record reaches only resources it points to, which its
+  worker has met. Should a worker's reading of a resource ever differ from the first record's (a rule
+  that reads labels), that worker's later records are checked again here (``_Reconcile.tainted``);
+* units go to the workers in input order and each works through its own in order.
+
+A worker that dies (killed, out of memory) stops the ingest with ``WorkerLost``: nothing is written,
+the store keeps its version. Ctrl-C reaches the parent alone (the workers ignore it), which stops
+them. When the parent dies, its pipes close and the workers end. Fork is Linux's; elsewhere the pass
+runs in one process.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from queue import SimpleQueue
+from typing import Any, Iterator, cast
+
+from pyoxigraph import NamedNode, Quad
+
+from ..description import ontology_quads
+from ..errors import RecordError, UsageError, WorkerLost
+from ..gctuning import THRESHOLD
+from ..history import content_hash
+from ..mapping import record_triples
+from ..records import record_from_json, record_to_json
+from ..store import GraphText
+from ..validation.at_ingest import RuleCheck, RuleFinding
+from ..vocab import Iris
+from .map_gate import map_record
+from .read_check import Pending
+
+UNIT_RECORDS = 50  # records a worker is sent at a time
+UNIT_BYTES = 1 << 20  # ... and at most this much of their JSON (full records: about 20 KB each)
+AHEAD = 2  # units each worker may have waiting besides the one it works on
+# JSON (UTF-8) of records from which worker processes pay for their start and for sending the records
+PARALLEL_FROM_BYTES = 2 * 1024 * 1024
+
+# A worker answers each record of a unit with the quarantine line of one that cannot be expressed in
+# RDF, or (its count of quads, the shared descriptions it made, its findings, its content hash), the
+# graphs' N-Quads texts following the answers, one message each.
+
+
+def available() -> bool:
+    """Whether the record pass can run in worker processes here (fork: Linux)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+def jobs_for(asked: int | None, pending: list[Pending], chunked: bool) -> int:
+    """How many worker processes a pass uses, told by its first chunk of records (1: none, the pass runs
+    here): ``asked``, or (None) one a core when the input is big enough to pay for them (a chunked input
+    always is: it is streamed because it is big)."""
+    if asked is not None and asked < 1:
+        raise UsageError(f"jobs must be at least 1, not {asked}")
+    if asked == 1 or not pending or not available():
+        return 1
+    if asked is None:
+        if not chunked and sum(p.size for p in pending) < PARALLEL_FROM_BYTES:
+            return 1
+        asked = cores()
+    return min(asked, len(pending))
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def units(batch: list[Pending]) -> list[list[Pending]]:
+    """A batch cut into the units sent to the workers (``UNIT_RECORDS``, ``UNIT_BYTES``; one record at least)."""
+    cut: list[list[Pending]] = []
+    start = 0
+    while start < len(batch):
+        end, weight = start + 1, batch[start].size
+        while end < len(batch) and end - start < UNIT_RECORDS and weight + batch[end].size <= UNIT_BYTES:
+            weight += batch[end].size
+            end += 1
+        cut.append(batch[start:end])
+        start = end
+    return cut
+
+
+# ---------------------------------------------------------------------------
+# Inside a worker
+
+
+def _worker_main(tasks_fd: int, results_fd: int, base: str) -> None:
+    """A forked worker: answer units until the parent sends None or goes away; never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+        _close_fds_but(tasks_fd, results_fd)
+        gc.set_threshold(THRESHOLD * 4, 50, 1000)  # short-lived objects; the inherited ones are frozen
+        _answer_units(Connection(tasks_fd, writable=False), Connection(results_fd, readable=False), base)
+        code = 0
+    finally:
+        os._exit(code)  # never the parent's clean-up: its store, its files and locks are not ours
+
+
+def _close_fds_but(*keep: int) -> None:
+    """Close every inherited descriptor but stdin, stdout, stderr and ``keep``: the other workers'
+    pipes (so that each sees its own end of input when the parent dies) and the store's files."""
+    try:
+        open_fds = sorted(int(name) for name in os.listdir("/proc/self/fd"))
+    except OSError:
+        open_fds = list(range(3, 1024))
+    for fd in open_fds:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _answer_units(tasks: Connection, results: Connection, base: str) -> None:
+    iris = Iris(base)
+    rules = RuleCheck(iris, ontology_quads(iris))  # the compiled shapes came with the fork
+    described: set[str] = set()
+    while True:
+        try:
+            message = tasks.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        unit, items = message
+        try:
+            answers, texts, seconds = _unit(items, iris, rules, described)
+        except BaseException as err:  # noqa: BLE001 - the parent raises it
+            _send_failure(results, unit, err)
+            return
+        try:
+            results.send(("done", unit, answers, seconds))
+            for text in texts:  # each graph's text as it is: no pickling of megabytes
+                results.send_bytes(text)
+        except (OSError, ValueError):
+            return  # the parent went away
+
+
+def _unit(items: list[tuple[Any, str, int, int]], iris: Iris, rules: RuleCheck,
+          described: set[str]) -> tuple[list[Any], list[bytes], float]:
+    """Each item (its JSON, file, index, size) rebuilt, mapped, checked and written as N-Quads text."""
+    answers: list[Any] = []
+    texts: list[bytes] = []
+    seconds = 0.0
+    for raw, source, index, size in items:
+        record = record_from_json(raw, source=source, index=index)  # as the parent's read gave it
+        found = map_record(Pending(record, source, index, size), iris, described)
+        if isinstance(found, RecordError):
+            answers.append(found)
+            continue
+        _, own, descriptions, triples = found
+        started = time.perf_counter()
+        rules.add_shared(descriptions)
+        findings = rules.record_terms(triples or [], source, index, record.id)
+        seconds += time.perf_counter() - started
+        texts.append(own.nquads())
+        answers.append((len(own), descriptions, findings, content_hash(record_to_json(record))))
+    return answers, texts, seconds
+
+
+def _send_failure(results: Connection, unit: int, err: BaseException) -> None:
+    text = "".join(traceback.format_exception(type(err), err, err.__traceback__))
+    try:
+        results.send(("failed", unit, err, text))
+    except Exception:  # noqa: BLE001 - an error that cannot be pickled: its text will do
+        try:
+            results.send(("failed", unit, None, text))
+        except (OSError, ValueError):
+            pass
+
+
+# ---------------------------------------------------------------------------
+# In the parent
+
+
+class _RemoteTraceback(Exception):
+    """A worker's traceback, shown under the error it raised (``--debug``)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass
+class _Worker:
+    """One worker process, its pipes and the parent's two threads that feed it and read its answers."""
+
+    number: int
+    pid: int
+    tasks: Connection
+    results: Connection
+    queue: SimpleQueue = field(default_factory=SimpleQueue)
+    waiting: int = 0  # units sent, not yet answered
+    threads: list[threading.Thread] = field(default_factory=list)
+
+
+class RecordWorkers:
+    """``jobs`` worker processes for one pass; ``outcomes`` gives each batch's records back in order.
+    ``rules`` and ``described`` are the parent's (``MapAndGate``'s): the shared descriptions kept go
+    into both, as a pass in one process would put them."""
+
+    def __init__(self, jobs: int, iris: Iris, rules: RuleCheck, described: set[str]) -> None:
+        self.reconcile = _Reconcile(iris, rules, described)
+        self.rule_seconds = 0.0
+        self._workers: list[_Worker] = []
+        self._answers: dict[int, tuple[Any, ...]] = {}
+        self._lost: str | None = None  # how a worker that died ended
+        self._closing = False
+        self._changed = threading.Condition()
+        self._next_unit = 0
+        self._base = iris.base
+        try:
+            for number in range(jobs):
+                self._workers.append(self._start(number))
+        except BaseException:
+            self.close(kill=True)
+            raise
+
+    # -- the processes ---------------------------------------------------------------
+
+    def _start(self, number: int) -> _Worker:
+        tasks_read, tasks_write = os.pipe()
+        results_read, results_write = os.pipe()
+        gc.freeze()  # the parent's objects: never scanned by the worker's collector (nor copied for it)
+        try:
+            with warnings.catch_warnings():  # fork beside the store's threads: the worker never touches the store
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        except BaseException:
+            gc.unfreeze()
+            for fd in (tasks_read, tasks_write, results_read, results_write):
+                os.close(fd)
+            raise
+        if pid == 0:
+            _worker_main(tasks_read, results_write, self._base)
+        gc.unfreeze()
+        os.close(tasks_read)
+        os.close(results_write)
+        worker = _Worker(number, pid, Connection(tasks_write, readable=False), Connection(results_read, writable=False))
+        worker.threads = [threading.Thread(target=self._feed, args=(worker,), name=f"kg-feed-{number}", daemon=True),
+                          threading.Thread(target=self._read, args=(worker,), name=f"kg-read-{number}", daemon=True)]
+        for thread in worker.threads:
+            thread.start()
+        return worker
+
+    def _feed(self, worker: _Worker) -> None:
+        """Send the worker its units as they are queued (a unit's JSON may fill the pipe while it works)."""
+        while True:
+            message = worker.queue.get()
+            try:
+                worker.tasks.send(message)
+            except (OSError, ValueError):
+                return  # the worker is gone: its reader says so
+            if message is None:
+                return
+
+    def _read(self, worker: _Worker) -> None:
+        """Take the worker's answers as they come (so that it never waits on a full pipe)."""
+        try:
+            while True:
+                head = worker.results.recv()
+                if head[0] == "done":
+                    texts = [worker.results.recv_bytes() for answer in head[2] if not isinstance(answer, RecordError)]
+                    head = (*head, texts, worker.number)
+                with self._changed:
+                    self._answers[head[1]] = head
+                    worker.waiting -= 1
+                    self._changed.notify_all()
+                if head[0] == "failed":
+                    return
+        except (EOFError, OSError):
+            ended = self._how_it_ended(worker)
+            with self._changed:
+                if self._lost is None and not self._closing:
+                    self._lost = ended
+                self._changed.notify_all()
+
+    @staticmethod
+    def _how_it_ended(worker: _Worker) -> str:
+        try:
+            pid, status = os.waitpid(worker.pid, 0)
+        except ChildProcessError:
+            return f"worker process {worker.pid} of the ingest ended"
+        if os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
+            try:
+                name = signal.Signals(number).name
+            except ValueError:
+                name = str(number)
+            return f"worker process {worker.pid} of the ingest was killed by signal {number} ({name})"
+        return f"worker process {worker.pid} of the ingest ended with exit code {os.WEXITSTATUS(status)}"
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers (``kill``: at once, the pass failed) and wait for them."""
+        with self._changed:
+            self._closing = True
+        for worker in self._workers:
+            worker.queue.put(None)
+            if kill:
+                try:
+                    os.kill(worker.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        for worker in self._workers:
+            for thread in worker.threads:
+                thread.join(timeout=None if kill else 10)
+            for conn in (worker.tasks, worker.results):
+                conn.close()
+            try:
+                os.waitpid(worker.pid, 0)
+            except ChildProcessError:
+                pass  # reaped by its reader
+        self._workers = []
+
+    # -- the pass -----------------------------------------------------------------------
+
+    def outcomes(self, batches: list[list[Pending]]) -> Iterator[list[Any]]:
+        """Each batch's records mapped and checked by the workers, a list per batch, in order: for each
+        record, its quarantine line (``RecordError``) or ``(mapped, findings)``."""
+        cut = [units(batch) for batch in batches]
+        queued = [unit for batch in cut for unit in batch]
+        first = self._next_unit
+        self._next_unit += len(queued)
+        window = len(self._workers) * (AHEAD + 1)
+        sent = taken = 0
+        for batch in cut:
+            got: list[Any] = []
+            for unit in batch:
+                while sent < len(queued) and sent - taken < window:
+                    self._send(queued[sent], first + sent)
+                    sent += 1
+                got += self.reconcile.outcomes(unit, self._wait_for(first + taken))
+                taken += 1
+            yield got
+
+    def _send(self, unit: list[Pending], number: int) -> None:
+        with self._changed:
+            worker = min(self._workers, key=lambda w: (w.waiting, w.number))
+            worker.waiting += 1
+        worker.queue.put((number, [(_json_of(p), p.source, p.index, p.size) for p in unit]))
+
+    def _wait_for(self, number: int) -> tuple[list[Any], list[bytes], int]:
+        with self._changed:
+            while number not in self._answers:
+                if self._lost is not None:
+                    raise WorkerLost(f"{self._lost}; nothing was written, the store keeps its version")
+                self._changed.wait()
+            head = self._answers.pop(number)
+        if head[0] == "failed":
+            error, text = head[2], head[3]
+            if error is None:
+                raise RuntimeError(f"a worker process of the ingest failed:\n{text}")
+            error.__cause__ = _RemoteTraceback(text)
+            raise error
+        _, _, answers, seconds, texts, worker = head
+        self.rule_seconds += seconds
+        return answers, texts, worker
+
+
+def _json_of(pending: Pending) -> Any:
+    """A record's JSON to send: as read, or (a record given as a model) as the model writes it."""
+    return pending.raw if pending.raw is not None else record_to_json(pending.record)
+
+
+class _Reconcile:
+    """The parent's side of the workers' answers: the shared descriptions kept from the first record in
+    input order, fed to the parent's rules; a record checked again here when its worker read a shared
+    resource otherwise than the first record described it."""
+
+    def __init__(self, iris: Iris, rules: RuleCheck, described: set[str]) -> None:
+        self.iris, self.rules, self.described = iris, rules, described
+        self.read: dict[str, tuple[Any, ...]] = {}  # what the rules read of each resource described
+        self.tainted: set[int] = set()  # workers whose reading of a resource differs from the first
+
+    def outcomes(self, unit: list[Pending], found: tuple[list[Any], list[bytes], int]) -> list[Any]:
+        answers, texts, worker = found
+        given = iter(texts)
+        got: list[Any] = []
+        for pending, answer in zip(unit, answers):
+            if isinstance(answer, RecordError):
+                got.append(answer)
+                continue
+            count, descriptions, findings, digest = answer
+            kept = self.first(descriptions, worker)
+            self.rules.add_shared(kept)
+            if worker in self.tainted:
+                findings = self.check_here(pending)
+            pending.digest = digest
+            own = GraphText(self.iris.record_graph(pending.record.id), count, next(given))
+            got.append(((pending, own, kept, None), findings))
+        return got
+
+    def first(self, descriptions: list[Quad], worker: int) -> list[Quad]:
+        """The descriptions of resources no record before described; a worker whose reading of one
+        described before differs is tainted."""
+        kept: list[Quad] = []
+        again: dict[str, list[Quad]] = {}
+        for quad in descriptions:
+            subject = cast(NamedNode, quad.subject).value
+            (again.setdefault(subject, []) if subject in self.described else kept).append(quad)
+        fresh: dict[str, list[Quad]] = {}
+        for quad in kept:
+            fresh.setdefault(cast(NamedNode, quad.subject).value, []).append(quad)
+        for subject, quads in fresh.items():
+            self.described.add(subject)
+            self.read[subject] = self._read_of(quads)
+        for subject, quads in again.items():
+            if self.read.get(subject) != self._read_of(quads):
+                self.tainted.add(worker)
+        return kept
+
+    def _read_of(self, quads: list[Quad]) -> tuple[Any, ...]:
+        read = self.rules.read
+        return tuple((q.predicate, q.object) for q in quads if read is None or q.predicate.value in read)
+
+    def check_here(self, pending: Pending) -> list[RuleFinding]:
+        """A record's findings over the shared resources as the first records described them."""
+        triples, _ = record_triples(pending.record, self.iris, set())
+        return self.rules.record_terms(triples, pending.source, pending.index, pending.record.id)
