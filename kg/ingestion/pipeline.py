@@ -116,7 +116,7 @@ def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None, chu
     count = workers.jobs_for(jobs, pending, chunked)
     if count > 1:
         gate = stages.gate
-        gate.workers = workers.RecordWorkers(count, gate.iris, gate.rules, gate.described)
+        gate.workers = workers.RecordWorkers(count, gate.iris, gate.rules, gate.described, sample=pending[0])
 
 
 def _stop_workers(stages: Stages, kill: bool = False) -> None:

@@ -201,6 +201,13 @@ def _send_failure(results: Connection, unit: int, err: BaseException) -> None:
 # In the parent
 
 
+def _warm(iris: Iris, sample: Pending) -> None:
+    """Load what the mapping and the rules load on first use (the Public Suffix List: 0.1 s; field
+    tables) by mapping and checking one record here: every worker then starts with it."""
+    triples, _ = record_triples(sample.record, iris, set())
+    RuleCheck(iris, ontology_quads(iris)).record_terms(triples, sample.source, sample.index, sample.record.id)
+
+
 class _RemoteTraceback(Exception):
     """A worker's traceback, shown under the error it raised (``--debug``)."""
 
@@ -226,7 +233,10 @@ class RecordWorkers:
     ``rules`` and ``described`` are the parent's (``MapAndGate``'s): the shared descriptions kept go
     into both, as a pass in one process would put them."""
 
-    def __init__(self, jobs: int, iris: Iris, rules: RuleCheck, described: set[str]) -> None:
+    def __init__(self, jobs: int, iris: Iris, rules: RuleCheck, described: set[str],
+                 sample: Pending | None = None) -> None:
+        if sample is not None:
+            _warm(iris, sample)
         self.reconcile = _Reconcile(iris, rules, described)
         self.rule_seconds = 0.0
         self._workers: list[_Worker] = []

@@ -104,19 +104,24 @@ class GraphText(Sequence[Quad]):
 
 
 def _lines(triples: list[Triple], tail: str) -> list[str]:
-    """One line a triple, ending with ``tail``. A subject and a predicate recur from line to line
-    (a full record: 1,090 triples, a few hundred subjects, 80 predicates): each is printed once,
-    then looked up (a record's text in 0.71 against 0.85 us a line)."""
-    printed: dict[Any, str] = {}
+    """One line a triple, ending with ``tail``. Terms recur from line to line (a full record: 1,090
+    triples, a few hundred subjects, 80 predicates, the same literal of a status or a date on many
+    cells): each is printed once, then looked up by its id, which names it while the triples hold it
+    (a look-up by the term would hash its text each time)."""
+    printed: dict[int, str] = {}
+    get = printed.get
     lines = []
     for s, p, o in triples:
-        subject = printed.get(s)
+        subject = get(id(s))
         if subject is None:
-            subject = printed[s] = str(s)
-        predicate = printed.get(p)
+            subject = printed[id(s)] = str(s)
+        predicate = get(id(p))
         if predicate is None:
-            predicate = printed[p] = str(p)
-        lines.append(f"{subject} {predicate} {o}{tail}")
+            predicate = printed[id(p)] = str(p)
+        value = get(id(o))
+        if value is None:
+            value = printed[id(o)] = str(o)
+        lines.append(f"{subject} {predicate} {value}{tail}")
     return lines
 
 
