@@ -13,7 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..gctuning import fewer_collections
+from .. import textindex
+from ..gctuning import fewer_collections, out_of_sight
 from ..description import ontology_quads
 from ..errors import InputRejected, UsageError
 from ..sources import Input
@@ -66,6 +67,7 @@ def run_ingest(store: GraphStore, inputs: list[Input], iris: Iris, options: Opti
             stages.history.finish(report, stages.read.edges, stages.read.edges_header,
                                   stages.read.catalog_header, options.replace_all)
         _after_the_records(store, iris, stages, report)
+        report.systems_written = textindex.systems_written(store)
         report.seconds = time.perf_counter() - started
         return report
 
@@ -95,20 +97,22 @@ def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int 
     ``InputRejected`` at the first write that would follow a bad item). The records are mapped and
     checked in worker processes when the first chunk says it pays (``kg.ingestion.workers``)."""
     first = True
-    try:
-        for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
-            if first:
-                _start_workers(stages, pending, options.jobs, chunked=chunk is not None)
-                first = False
-            _map_and_write(stages, pending, options, chunked=chunk is not None)
-    except BaseException:
-        _stop_workers(stages, kill=True)
+    with out_of_sight() as keep:
+        try:
+            for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
+                keep()  # the records read so far live until the pass ends: the collector skips them
+                if first:
+                    _start_workers(stages, pending, options.jobs, chunked=chunk is not None)
+                    first = False
+                _map_and_write(stages, pending, options, chunked=chunk is not None)
+        except BaseException:
+            _stop_workers(stages, kill=True)
+            if stages.write is not None:
+                stages.write.abandon()  # the session is thrown away: no write may still run in it
+            raise
+        _stop_workers(stages)
         if stages.write is not None:
-            stages.write.abandon()  # the session is thrown away: no write may still run in it
-        raise
-    _stop_workers(stages)
-    if stages.write is not None:
-        stages.write.wait()
+            stages.write.wait()
 
 
 def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None, chunked: bool) -> None:

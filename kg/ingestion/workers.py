@@ -44,7 +44,7 @@ from pyoxigraph import NamedNode, Quad
 
 from ..description import ontology_quads
 from ..errors import RecordError, UsageError, WorkerLost
-from ..gctuning import THRESHOLD
+from ..gctuning import THRESHOLD, out_of_sight
 from ..history import content_hash
 from ..mapping import record_triples
 from ..records import record_from_json, record_to_json
@@ -258,19 +258,17 @@ class RecordWorkers:
     def _start(self, number: int) -> _Worker:
         tasks_read, tasks_write = os.pipe()
         results_read, results_write = os.pipe()
-        gc.freeze()  # the parent's objects: never scanned by the worker's collector (nor copied for it)
         try:
-            with warnings.catch_warnings():  # fork beside the store's threads: the worker never touches the store
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pid = os.fork()
+            with out_of_sight() as keep, warnings.catch_warnings():
+                keep()  # the parent's objects: never scanned by the worker's collector (nor copied for it)
+                warnings.simplefilter("ignore", DeprecationWarning)  # fork beside the store's threads: the
+                pid = os.fork()  # worker never touches the store
+                if pid == 0:
+                    _worker_main(tasks_read, results_write, self._base)
         except BaseException:
-            gc.unfreeze()
             for fd in (tasks_read, tasks_write, results_read, results_write):
                 os.close(fd)
             raise
-        if pid == 0:
-            _worker_main(tasks_read, results_write, self._base)
-        gc.unfreeze()
         os.close(tasks_read)
         os.close(results_write)
         worker = _Worker(number, pid, Connection(tasks_write, readable=False), Connection(results_read, writable=False))
