@@ -21,7 +21,7 @@ import kg
 from kg.description import ontology_quads
 from kg.errors import InputRejected, RecordError, WorkerLost
 from kg.history import recorder
-from kg.ingestion import ingest_paths, workers
+from kg.ingestion import batching, ingest_paths, workers
 from kg.ingestion.read_check import Pending
 from kg.records import record_from_json
 from kg.sources import bundled_paths
@@ -89,9 +89,9 @@ def _ingest(store: GraphStore, paths: list[str], jobs: int, **options):
     used: list[int] = []
     original = workers.RecordWorkers.__init__
 
-    def counted(self, count, *args):
+    def counted(self, count, *args, **kwargs):
         used.append(count)
-        original(self, count, *args)
+        original(self, count, *args, **kwargs)
 
     workers.RecordWorkers.__init__ = counted
     try:
@@ -135,15 +135,25 @@ def test_a_full_shape_catalog_with_bad_records_on_two_workers_is_the_one_process
     assert report["superseded"] and report["findings"]
 
 
-def test_a_streamed_catalog_on_two_workers_is_the_one_process_build(tmp_path):
-    """Chunks of the streamed reader: the workers get each chunk's batches, in turn."""
-    catalog, edges = _generated(tmp_path / "data", 120, seed=7)
+def test_a_streamed_catalog_on_two_workers_is_the_one_process_build(tmp_path, monkeypatch):
+    """Chunks of the streamed reader, small ones: the workers map a chunk while the next is read, and
+    the read stage's lines (bad records between good ones), the gate's and the edges' keep their order."""
+    monkeypatch.setattr(batching, "BATCH_SIZE", 25)
+    monkeypatch.setattr(batching, "RAMP", (10, 20))
+    catalog, edges = _generated(tmp_path / "data", 130, seed=7)
+    document = json.loads(catalog.read_text(encoding="utf-8"))
+    records = document["records"]
+    for position, bad in zip((12, 40, 41, 77, 101), _bad_records(catalog)):
+        records.insert(position, bad)  # read errors, a structural break, the gate's, a duplicate id
+    catalog.write_text(json.dumps(document), encoding="utf-8")
     results = {}
     for jobs in (1, 2):
         store = GraphStore(tmp_path / f"store{jobs}")
-        report = _ingest(store, [str(catalog), str(edges)], jobs, stream=True)
+        report = _ingest(store, [str(catalog), str(edges)], jobs, stream=True, gate="warning")
         results[jobs] = (_report_of(report), _quads(store))
     assert results[1] == results[2]
+    quarantined = results[1][0]["quarantined"]
+    assert len(quarantined) >= 4 and results[1][0]["edges"]
 
 
 def test_strict_rejects_the_same_items_on_workers(tmp_path):
@@ -224,7 +234,7 @@ def test_a_record_rdf_cannot_express_is_one_line_from_its_worker(site_records):
     pending = [Pending(record_from_json(r), "test.json", i, 1) for i, r in enumerate(records)]
     running, _ = _workers_for()
     try:
-        (got,) = running.outcomes([pending])
+        (got,) = running.outcomes(running.start([pending]))
     finally:
         running.close()
     error = got[2]
@@ -241,7 +251,7 @@ def test_a_bug_in_a_worker_is_raised_here_with_its_traceback(site_records, monke
     running, _ = _workers_for()
     try:
         with pytest.raises(TypeError, match="a bug in the mapping") as caught:
-            list(running.outcomes([[Pending(record_from_json(site_records[0]), "t.json", 0, 1)]]))
+            list(running.outcomes(running.start([[Pending(record_from_json(site_records[0]), "t.json", 0, 1)]])))
     finally:
         running.close(kill=True)
     assert "broken" in str(caught.value.__cause__)  # the worker's traceback, for --debug
@@ -255,7 +265,7 @@ def test_a_killed_worker_stops_the_pass_with_worker_lost(site_records):
     others = [w.pid for w in running._workers[1:]]
     try:
         with pytest.raises(WorkerLost, match=rf"worker process {pid} of the ingest was killed by signal 9"):
-            list(running.outcomes([pending]))
+            list(running.outcomes(running.start([pending])))
     finally:
         running.close(kill=True)
     for child in [pid, *others]:  # every worker gone and reaped

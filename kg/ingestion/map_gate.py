@@ -87,10 +87,14 @@ class MapAndGate:
 
     def batches(self, pending: list[Pending], batcher: Batcher, strict: bool) -> Iterator[MappedBatch]:
         """The pending records mapped and checked, a batch at a time (``strict``: all of them first,
-        and ``InputRejected`` if any item of the pass so far was bad)."""
-        if self.workers is not None:
-            yield from self._batches_of(self.workers, pending, batcher, strict)
-            return
+        and ``InputRejected`` if any item of the pass so far was bad). With worker processes, they
+        start on the records now; here, as the batches are taken."""
+        if self.workers is None:
+            return self._batches_here(pending, batcher, strict)
+        cuts = [pending] if strict else [pending[start:end] for start, end in batcher.slices([p.size for p in pending])]
+        return self._batches_of(self.workers, self.workers.start(cuts), batcher, strict)
+
+    def _batches_here(self, pending: list[Pending], batcher: Batcher, strict: bool) -> Iterator[MappedBatch]:
         if not strict:
             for start, end in batcher.slices([p.size for p in pending]):
                 part = self.map(pending[start:end])
@@ -103,16 +107,17 @@ class MapAndGate:
         for start, end in batcher.slices([m[0].size for m in mapped]):
             yield mapped[start:end], held, end
 
-    def _batches_of(self, workers: RecordWorkers, pending: list[Pending], batcher: Batcher,
+    def _batches_of(self, workers: RecordWorkers, started: Any, batcher: Batcher,
                     strict: bool) -> Iterator[MappedBatch]:
         """As ``batches``, the records mapped and checked by worker processes: the same batches, the
         same quarantine in the same order (each batch's mapping failures, then its rule breaks)."""
         if not strict:
-            cuts = list(batcher.slices([p.size for p in pending]))
-            for (_, end), got in zip(cuts, workers.outcomes([pending[start:end] for start, end in cuts])):
+            end = 0
+            for got in workers.outcomes(started):
+                end += len(got)
                 yield (*self._kept(got, workers), end)
             return
-        (got,) = workers.outcomes([pending])
+        (got,) = workers.outcomes(started)
         mapped, held = self._kept(got, workers)
         if self.notices.errors:
             raise InputRejected(self.notices.errors)

@@ -35,6 +35,7 @@ import threading
 import time
 import traceback
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from queue import SimpleQueue
@@ -57,6 +58,7 @@ from .read_check import Pending
 UNIT_RECORDS = 50  # records a worker is sent at a time
 UNIT_BYTES = 1 << 20  # ... and at most this much of their JSON (full records: about 20 KB each)
 AHEAD = 2  # units each worker may have waiting besides the one it works on
+WINDOW_UNITS = 6  # ... and at least this many units sent and not yet taken: a chunk of 250 records
 # JSON (UTF-8) of records from which worker processes pay for their start and for sending the records
 PARALLEL_FROM_BYTES = 2 * 1024 * 1024
 
@@ -245,6 +247,8 @@ class RecordWorkers:
         self._closing = False
         self._changed = threading.Condition()
         self._next_unit = 0
+        self._queued: deque[tuple[int, list[Pending]]] = deque()  # units started, not yet sent
+        self._sent = self._taken = 0  # units sent, and units whose answers were taken
         self._base = iris.base
         try:
             for number in range(jobs):
@@ -349,24 +353,38 @@ class RecordWorkers:
 
     # -- the pass -----------------------------------------------------------------------
 
-    def outcomes(self, batches: list[list[Pending]]) -> Iterator[list[Any]]:
-        """Each batch's records mapped and checked by the workers, a list per batch, in order: for each
-        record, its quarantine line (``RecordError``) or ``(mapped, findings)``."""
-        cut = [units(batch) for batch in batches]
-        queued = [unit for batch in cut for unit in batch]
-        first = self._next_unit
-        self._next_unit += len(queued)
-        window = len(self._workers) * (AHEAD + 1)
-        sent = taken = 0
-        for batch in cut:
+    def start(self, batches: list[list[Pending]]) -> list[list[tuple[int, list[Pending]]]]:
+        """Queue each batch's records for the workers (cut into units, numbered in input order) and send
+        what the window allows; the units of each batch, for ``outcomes``. Batches started later
+        queue behind, so that the workers map the next chunk of a streamed input while this one is
+        written."""
+        started = []
+        for batch in batches:
+            numbered = [(self._next_unit + n, unit) for n, unit in enumerate(units(batch))]
+            self._next_unit += len(numbered)
+            self._queued.extend(numbered)
+            started.append(numbered)
+        self._pump()
+        return started
+
+    def outcomes(self, started: list[list[tuple[int, list[Pending]]]]) -> Iterator[list[Any]]:
+        """Each started batch's records mapped and checked by the workers, a list per batch, in order:
+        for each record, its quarantine line (``RecordError``) or ``(mapped, findings)``."""
+        for batch in started:
             got: list[Any] = []
-            for unit in batch:
-                while sent < len(queued) and sent - taken < window:
-                    self._send(queued[sent], first + sent)
-                    sent += 1
-                got += self.reconcile.outcomes(unit, self._wait_for(first + taken))
-                taken += 1
+            for number, unit in batch:
+                got += self.reconcile.outcomes(unit, self._wait_for(number))
+                self._taken += 1
+                self._pump()
             yield got
+
+    def _pump(self) -> None:
+        """Send queued units while fewer than the window are sent and not yet taken."""
+        window = max(len(self._workers) * (AHEAD + 1), WINDOW_UNITS)
+        while self._queued and self._sent - self._taken < window:
+            number, unit = self._queued.popleft()
+            self._send(unit, number)
+            self._sent += 1
 
     def _send(self, unit: list[Pending], number: int) -> None:
         with self._changed:
