@@ -200,14 +200,16 @@ def test_small_inputs_stay_in_one_process_and_big_ones_use_every_core(monkeypatc
     monkeypatch.setattr(workers, "cores", lambda: 4)
     small = [Pending(None, "x", i, 1000) for i in range(10)]  # type: ignore[arg-type]
     big = [Pending(None, "x", i, workers.PARALLEL_FROM_BYTES // 10 + 1) for i in range(10)]  # type: ignore[arg-type]
-    assert workers.jobs_for(None, small, chunked=False) == 1
-    assert workers.jobs_for(None, big, chunked=False) == 4
-    assert workers.jobs_for(None, small, chunked=True) == 4  # streamed: big by definition
-    assert workers.jobs_for(2, small, chunked=False) == 2  # asked for: always
-    assert workers.jobs_for(1, big, chunked=False) == 1
-    assert workers.jobs_for(8, small[:3], chunked=False) == 3  # never more workers than records
+    assert workers.jobs_for(None, small, 10) == 1
+    assert workers.jobs_for(None, big, 10) == 4
+    # the first chunk of a streamed input: judged by the records the input holds
+    assert workers.jobs_for(None, small, 10 * workers.PARALLEL_FROM_BYTES // 1000) == 4
+    assert workers.jobs_for(None, small, 100) == 1
+    assert workers.jobs_for(2, small, 10) == 2  # asked for: always
+    assert workers.jobs_for(1, big, 10) == 1
+    assert workers.jobs_for(8, small[:3], 3) == 3  # never more workers than records
     with pytest.raises(kg.UsageError):
-        workers.jobs_for(0, small, chunked=False)
+        workers.jobs_for(0, small, 10)
 
 
 def test_units_keep_the_order_and_cap_records_and_bytes():

@@ -54,7 +54,8 @@ class Stages:
     write: BatchWriter | None = None
     history: HistoryRecording | None = None
     upkeep: DescriptionUpkeep | None = None
-    ahead: tuple[list[Pending], Notices, Iterator[MappedBatch]] | None = None  # started, not yet written
+    # started, not yet written: the records, their lines, their batches, the records read up to them
+    ahead: tuple[list[Pending], Notices, Iterator[MappedBatch], int] | None = None
 
 
 @transactional
@@ -113,15 +114,17 @@ def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int 
             for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
                 keep()  # the records read so far live until the pass ends: the collector skips them
                 if first:
-                    _start_workers(stages, pending, options.jobs, chunked=chunk is not None)
+                    _start_workers(stages, pending, options.jobs)
                     first = False
                 lines = _taken(stages.read_notices)  # the read stage's lines that came with these records
                 if stages.gate.workers is None:
                     _add(stages.notices, lines)
-                    _write_batches(stages, pending, stages.gate.batches(pending, stages.batcher, options.strict))
+                    _write_batches(stages, pending, stages.gate.batches(pending, stages.batcher, options.strict),
+                                   stages.read.done)
                     continue
                 # the workers start on these records; the ones before are written while the next are read
-                started = (pending, lines, stages.gate.batches(pending, stages.batcher, options.strict))
+                started = (pending, lines, stages.gate.batches(pending, stages.batcher, options.strict),
+                           stages.read.done)
                 _finish_ahead(stages)
                 stages.ahead = started
             _finish_ahead(stages)
@@ -140,9 +143,9 @@ def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int 
 def _finish_ahead(stages: Stages) -> None:
     """Write the records the workers were started on, after the lines their reading gave."""
     if stages.ahead is not None:
-        (pending, lines, batches), stages.ahead = stages.ahead, None
+        (pending, lines, batches, read), stages.ahead = stages.ahead, None
         _add(stages.notices, lines)
-        _write_batches(stages, pending, batches)
+        _write_batches(stages, pending, batches, read)
 
 
 def _edge_breaks(stages: Stages, edge: Edge, source: str, index: int, position: int) -> RecordError | None:
@@ -165,9 +168,9 @@ def _add(notices: Notices, lines: Notices) -> None:
     notices.warnings += lines.warnings
 
 
-def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None, chunked: bool) -> None:
+def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None) -> None:
     """Worker processes for the pass, when ``jobs_for`` says so (before anything is written)."""
-    count = workers.jobs_for(jobs, pending, chunked)
+    count = workers.jobs_for(jobs, pending, stages.read.total)
     if count > 1:
         gate = stages.gate
         gate.workers = workers.RecordWorkers(count, gate.iris, gate.rules, gate.described, sample=pending[0])
@@ -179,15 +182,16 @@ def _stop_workers(stages: Stages, kill: bool = False) -> None:
         running.close(kill=kill)
 
 
-def _write_batches(stages: Stages, pending: list[Pending], batches: Iterator[MappedBatch]) -> None:
-    """The ``pending`` records mapped and gated, written a batch at a time (each while the next is mapped)."""
+def _write_batches(stages: Stages, pending: list[Pending], batches: Iterator[MappedBatch], read: int) -> None:
+    """The ``pending`` records mapped and gated, written a batch at a time (each while the next is mapped);
+    ``read``: the input's records read up to them (progress in chunks)."""
     progress = stages.options.progress
     for part, held, done in batches:
         _write(stages, part, held)
         if progress and not stages.chunked:
             progress(min(done, len(pending)), len(pending))
     if progress and stages.chunked:
-        progress(stages.read.done, stages.read.total)
+        progress(read, stages.read.total)
 
 
 def _write(stages: Stages, part: list[Mapped], held: set[str]) -> None:

@@ -72,19 +72,19 @@ def available() -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
-def jobs_for(asked: int | None, pending: list[Pending], chunked: bool) -> int:
+def jobs_for(asked: int | None, pending: list[Pending], records: int) -> int:
     """How many worker processes a pass uses, told by its first chunk of records (1: none, the pass runs
-    here): ``asked``, or (None) one a core when the input is big enough to pay for them (a chunked input
-    always is: it is streamed because it is big)."""
+    here): ``asked``, or (None) one a core when the input's records (``records`` of them, as many as the
+    first chunk's on average) hold ``PARALLEL_FROM_BYTES`` of JSON or more."""
     if asked is not None and asked < 1:
         raise UsageError(f"jobs must be at least 1, not {asked}")
     if asked == 1 or not pending or not available():
         return 1
     if asked is None:
-        if not chunked and sum(p.size for p in pending) < PARALLEL_FROM_BYTES:
+        if sum(p.size for p in pending) * max(records, len(pending)) < PARALLEL_FROM_BYTES * len(pending):
             return 1
         asked = cores()
-    return min(asked, len(pending))
+    return min(asked, max(records, len(pending)))  # never more workers than records
 
 
 def cores() -> int:
