@@ -21,7 +21,8 @@ import kg
 from kg.description import ontology_quads
 from kg.errors import InputRejected, RecordError, WorkerLost
 from kg.history import recorder
-from kg.ingestion import batching, ingest_paths, workers
+from kg.ingestion import batching, in_worker, ingest_paths, workers
+from kg.ingestion.reconcile import Reconcile
 from kg.ingestion.read_check import Pending
 from kg.records import record_from_json
 from kg.sources import bundled_paths
@@ -249,7 +250,7 @@ def test_a_bug_in_a_worker_is_raised_here_with_its_traceback(site_records, monke
     def broken(pending, iris, described):
         raise TypeError("a bug in the mapping")
 
-    monkeypatch.setattr(workers, "map_record", broken)  # the fork inherits it
+    monkeypatch.setattr(in_worker, "map_record", broken)  # the fork inherits it
     running, _ = _workers_for()
     try:
         with pytest.raises(TypeError, match="a bug in the mapping") as caught:
@@ -280,7 +281,7 @@ def test_a_worker_reading_a_shared_resource_otherwise_is_checked_here():
     in the parent, over the first record's description."""
     rules = RuleCheck(IRIS, ontology_quads(IRIS))
     rules.read = None
-    reconcile = workers._Reconcile(IRIS, rules, set())
+    reconcile = Reconcile(IRIS, rules, set())
     vendor = NamedNode(IRIS.base + "vendor/acme")
 
     def described(label: str) -> list[Quad]:

@@ -12,11 +12,11 @@ Why the result is the one-process result, byte for byte:
 
 * a shared resource (a vendor, a column, a concept) is described by the first record that points to
   it. Each worker describes what it has not met itself; the parent keeps a description only from the
-  first record in input order (``_Reconcile.first``), which is the first of its own worker too;
+  first record in input order (``kg.ingestion.reconcile``), which is the first of its own worker too;
 * the rules read of a shared resource only what every record that describes it states the same way
   (its types, a column's identifier), and a record reaches only resources it points to, which its
   worker has met. Should a worker's reading of a resource ever differ from the first record's (a rule
-  that reads labels), that worker's later records are checked again here (``_Reconcile.tainted``);
+  that reads labels), that worker's later records are checked again in the parent;
 * units go to the workers in input order and each works through its own in order.
 
 A worker that dies (killed, out of memory) stops the ingest with ``WorkerLost``: nothing is written,
@@ -27,33 +27,27 @@ runs in one process.
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import sys
 import threading
-import time
-import traceback
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from queue import SimpleQueue
-from typing import Any, Iterator, cast
-
-from pyoxigraph import NamedNode, Quad
+from typing import Any, Iterator
 
 from ..description import ontology_quads
 from ..errors import RecordError, UsageError, WorkerLost
-from ..gctuning import THRESHOLD, out_of_sight
-from ..history import content_hash
+from ..gctuning import out_of_sight
 from ..mapping import record_triples
-from ..records import record_from_json, record_to_json
-from ..store import GraphText
-from ..validation.at_ingest import RuleCheck, RuleFinding
+from ..records import record_to_json
+from ..validation.at_ingest import RuleCheck
 from ..vocab import Iris
-from .map_gate import map_record
+from .in_worker import worker_main
 from .read_check import Pending
+from .reconcile import Reconcile
 
 UNIT_RECORDS = 50  # records a worker is sent at a time
 UNIT_BYTES = 1 << 20  # ... and at most this much of their JSON (full records: about 20 KB each)
@@ -62,9 +56,6 @@ WINDOW_UNITS = 6  # ... and at least this many units sent and not yet taken: a c
 # JSON (UTF-8) of records from which worker processes pay for their start and for sending the records
 PARALLEL_FROM_BYTES = 2 * 1024 * 1024
 
-# A worker answers each record of a unit with the quarantine line of one that cannot be expressed in
-# RDF, or (its count of quads, the shared descriptions it made, its findings, its content hash), the
-# graphs' N-Quads texts following the answers, one message each.
 
 
 def available() -> bool:
@@ -109,100 +100,6 @@ def units(batch: list[Pending]) -> list[list[Pending]]:
     return cut
 
 
-# ---------------------------------------------------------------------------
-# Inside a worker
-
-
-def _worker_main(tasks_fd: int, results_fd: int, base: str) -> None:
-    """A forked worker: answer units until the parent sends None or goes away; never returns."""
-    code = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-        _close_fds_but(tasks_fd, results_fd)
-        gc.set_threshold(THRESHOLD * 4, 50, 1000)  # short-lived objects; the inherited ones are frozen
-        _answer_units(Connection(tasks_fd, writable=False), Connection(results_fd, readable=False), base)
-        code = 0
-    finally:
-        os._exit(code)  # never the parent's clean-up: its store, its files and locks are not ours
-
-
-def _close_fds_but(*keep: int) -> None:
-    """Close every inherited descriptor but stdin, stdout, stderr and ``keep``: the other workers'
-    pipes (so that each sees its own end of input when the parent dies) and the store's files."""
-    try:
-        open_fds = sorted(int(name) for name in os.listdir("/proc/self/fd"))
-    except OSError:
-        open_fds = list(range(3, 1024))
-    for fd in open_fds:
-        if fd > 2 and fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def _answer_units(tasks: Connection, results: Connection, base: str) -> None:
-    iris = Iris(base)
-    rules = RuleCheck(iris, ontology_quads(iris))  # the compiled shapes came with the fork
-    described: set[str] = set()
-    while True:
-        try:
-            message = tasks.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        unit, items = message
-        try:
-            answers, texts, seconds = _unit(items, iris, rules, described)
-        except BaseException as err:  # noqa: BLE001 - the parent raises it
-            _send_failure(results, unit, err)
-            return
-        try:
-            results.send(("done", unit, answers, seconds))
-            for text in texts:  # each graph's text as it is: no pickling of megabytes
-                results.send_bytes(text)
-        except (OSError, ValueError):
-            return  # the parent went away
-
-
-def _unit(items: list[tuple[Any, str, int, int]], iris: Iris, rules: RuleCheck,
-          described: set[str]) -> tuple[list[Any], list[bytes], float]:
-    """Each item (its JSON, file, index, size) rebuilt, mapped, checked and written as N-Quads text."""
-    answers: list[Any] = []
-    texts: list[bytes] = []
-    seconds = 0.0
-    for raw, source, index, size in items:
-        record = record_from_json(raw, source=source, index=index)  # as the parent's read gave it
-        found = map_record(Pending(record, source, index, size), iris, described)
-        if isinstance(found, RecordError):
-            answers.append(found)
-            continue
-        _, own, descriptions, triples = found
-        started = time.perf_counter()
-        rules.add_shared(descriptions)
-        findings = rules.record_terms(triples or [], source, index, record.id)
-        seconds += time.perf_counter() - started
-        texts.append(own.nquads())
-        answers.append((len(own), descriptions, findings, content_hash(record_to_json(record))))
-    return answers, texts, seconds
-
-
-def _send_failure(results: Connection, unit: int, err: BaseException) -> None:
-    text = "".join(traceback.format_exception(type(err), err, err.__traceback__))
-    try:
-        results.send(("failed", unit, err, text))
-    except Exception:  # noqa: BLE001 - an error that cannot be pickled: its text will do
-        try:
-            results.send(("failed", unit, None, text))
-        except (OSError, ValueError):
-            pass
-
-
-# ---------------------------------------------------------------------------
-# In the parent
-
-
 def _warm(iris: Iris, sample: Pending) -> None:
     """Load what the mapping and the rules load on first use (the Public Suffix List: 0.1 s; field
     tables) by mapping and checking one record here: every worker then starts with it."""
@@ -239,7 +136,7 @@ class RecordWorkers:
                  sample: Pending | None = None) -> None:
         if sample is not None:
             _warm(iris, sample)
-        self.reconcile = _Reconcile(iris, rules, described)
+        self.reconcile = Reconcile(iris, rules, described)
         self.rule_seconds = 0.0
         self._workers: list[_Worker] = []
         self._answers: dict[int, tuple[Any, ...]] = {}
@@ -268,7 +165,7 @@ class RecordWorkers:
                 warnings.simplefilter("ignore", DeprecationWarning)  # fork beside the store's threads: the
                 pid = os.fork()  # worker never touches the store
                 if pid == 0:
-                    _worker_main(tasks_read, results_write, self._base)
+                    worker_main(tasks_read, results_write, self._base)
         except BaseException:
             for fd in (tasks_read, tasks_write, results_read, results_write):
                 os.close(fd)
@@ -308,11 +205,18 @@ class RecordWorkers:
                 if head[0] == "failed":
                     return
         except (EOFError, OSError):
-            ended = self._how_it_ended(worker)
-            with self._changed:
-                if self._lost is None and not self._closing:
-                    self._lost = ended
-                self._changed.notify_all()
+            self._lose(self._how_it_ended(worker))
+        except Exception as err:  # noqa: BLE001 - an answer that cannot be read: the pass must not wait for it
+            os.kill(worker.pid, signal.SIGKILL)
+            self._lose(f"an answer of worker process {worker.pid} of the ingest could not be read "
+                       f"({type(err).__name__}: {err})")
+
+    def _lose(self, why: str) -> None:
+        """A worker is gone: the pass waiting for its answers stops with ``why`` (unless it is closing)."""
+        with self._changed:
+            if self._lost is None and not self._closing:
+                self._lost = why
+            self._changed.notify_all()
 
     @staticmethod
     def _how_it_ended(worker: _Worker) -> str:
@@ -413,60 +317,3 @@ class RecordWorkers:
 def _json_of(pending: Pending) -> Any:
     """A record's JSON to send: as read, or (a record given as a model) as the model writes it."""
     return pending.raw if pending.raw is not None else record_to_json(pending.record)
-
-
-class _Reconcile:
-    """The parent's side of the workers' answers: the shared descriptions kept from the first record in
-    input order, fed to the parent's rules; a record checked again here when its worker read a shared
-    resource otherwise than the first record described it."""
-
-    def __init__(self, iris: Iris, rules: RuleCheck, described: set[str]) -> None:
-        self.iris, self.rules, self.described = iris, rules, described
-        self.read: dict[str, tuple[Any, ...]] = {}  # what the rules read of each resource described
-        self.tainted: set[int] = set()  # workers whose reading of a resource differs from the first
-
-    def outcomes(self, unit: list[Pending], found: tuple[list[Any], list[bytes], int]) -> list[Any]:
-        answers, texts, worker = found
-        given = iter(texts)
-        got: list[Any] = []
-        for pending, answer in zip(unit, answers):
-            if isinstance(answer, RecordError):
-                got.append(answer)
-                continue
-            count, descriptions, findings, digest = answer
-            kept = self.first(descriptions, worker)
-            self.rules.add_shared(kept)
-            if worker in self.tainted:
-                findings = self.check_here(pending)
-            pending.digest = digest
-            own = GraphText(self.iris.record_graph(pending.record.id), count, next(given))
-            got.append(((pending, own, kept, None), findings))
-        return got
-
-    def first(self, descriptions: list[Quad], worker: int) -> list[Quad]:
-        """The descriptions of resources no record before described; a worker whose reading of one
-        described before differs is tainted."""
-        kept: list[Quad] = []
-        again: dict[str, list[Quad]] = {}
-        for quad in descriptions:
-            subject = cast(NamedNode, quad.subject).value
-            (again.setdefault(subject, []) if subject in self.described else kept).append(quad)
-        fresh: dict[str, list[Quad]] = {}
-        for quad in kept:
-            fresh.setdefault(cast(NamedNode, quad.subject).value, []).append(quad)
-        for subject, quads in fresh.items():
-            self.described.add(subject)
-            self.read[subject] = self._read_of(quads)
-        for subject, quads in again.items():
-            if self.read.get(subject) != self._read_of(quads):
-                self.tainted.add(worker)
-        return kept
-
-    def _read_of(self, quads: list[Quad]) -> tuple[Any, ...]:
-        read = self.rules.read
-        return tuple((q.predicate, q.object) for q in quads if read is None or q.predicate.value in read)
-
-    def check_here(self, pending: Pending) -> list[RuleFinding]:
-        """A record's findings over the shared resources as the first records described them."""
-        triples, _ = record_triples(pending.record, self.iris, set())
-        return self.rules.record_terms(triples, pending.source, pending.index, pending.record.id)
