@@ -135,6 +135,11 @@ def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int 
             if stages.write is not None:
                 stages.write.abandon()  # the session is thrown away: no write may still run in it
             raise
+        finally:
+            # the edge check refers to the stages: a cycle the collector (run rarely here) would free
+            # late, keeping the history's view of the version before, and with it that generation,
+            # past the commit's clean-up
+            stages.read.edge_check = None
         _stop_workers(stages)
         if stages.write is not None:
             stages.write.wait()

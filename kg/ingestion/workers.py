@@ -57,7 +57,6 @@ WINDOW_UNITS = 6  # ... and at least this many units sent and not yet taken: a c
 PARALLEL_FROM_BYTES = 2 * 1024 * 1024
 
 
-
 def available() -> bool:
     """Whether the record pass can run in worker processes here (fork: Linux)."""
     return sys.platform.startswith("linux") and hasattr(os, "fork")
