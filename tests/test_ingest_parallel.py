@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad
 
-import kg
+from helpers import kg, kg_command
+from kg import findings
 from kg.description import ontology_quads
-from kg.errors import InputRejected, RecordError, WorkerLost
+from kg.errors import InputRejected, RecordError, UsageError, WorkerLost
 from kg.history import recorder
 from kg.ingestion import batching, in_worker, ingest_paths, workers
 from kg.ingestion.reconcile import Reconcile
@@ -114,6 +115,10 @@ def test_the_bundled_catalog_on_two_workers_is_the_one_process_build(tmp_path):
     assert _report_of(first) == _report_of(second)
     assert first.records == 912 and first.findings  # the real catalog, with its findings
     assert _quads(one) == _quads(two)
+    # the version's findings, kept from the rules at ingest (kg.validation.upkeep): the same rows
+    kept = [findings.read(store, IRIS) for store in (one, two)]
+    assert kept[0] is not None and kept[1] is not None and kept[0].rows
+    assert kept[0].rows == kept[1].rows and kept[0].made == kept[1].made
 
 
 def test_a_full_shape_catalog_with_bad_records_on_two_workers_is_the_one_process_build(tmp_path):
@@ -181,11 +186,11 @@ def test_the_command_line_says_the_same_with_any_jobs(tmp_path):
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}"
         out.mkdir()
-        run = _kg("ingest", str(catalog), str(more), str(edges), "--store", str(out / "store"), "--jobs",
-                  str(jobs), "--gate", "warning", "--quarantine", str(out / "q.jsonl"), "--report",
-                  str(out / "r.jsonl"))
+        run = kg("ingest", str(catalog), str(more), str(edges), "--store", str(out / "store"), "--jobs",
+                 str(jobs), "--gate", "warning", "--quarantine", str(out / "q.jsonl"), "--report",
+                 str(out / "r.jsonl"))
         assert run.returncode == 5, run.stderr  # ingested, some quarantined
-        dump = _kg("export", "--store", str(out / "store"), "--format", "nquads")
+        dump = kg("export", "--store", str(out / "store"), "--format", "nquads")
         timeless = sorted(line for line in dump.stdout.splitlines() if "AtTime>" not in line)
         stderr = [line for line in run.stderr.splitlines() if not line.startswith("ingested ")]
         said[jobs] = (stderr, (out / "q.jsonl").read_text(), (out / "r.jsonl").read_text(), timeless)
@@ -209,7 +214,7 @@ def test_small_inputs_stay_in_one_process_and_big_ones_use_every_core(monkeypatc
     assert workers.jobs_for(2, small, 10) == 2  # asked for: always
     assert workers.jobs_for(1, big, 10) == 1
     assert workers.jobs_for(8, small[:3], 3) == 3  # never more workers than records
-    with pytest.raises(kg.UsageError):
+    with pytest.raises(UsageError):
         workers.jobs_for(0, small, 10)
 
 
@@ -297,11 +302,6 @@ def test_a_worker_reading_a_shared_resource_otherwise_is_checked_here():
 # Whole commands: Ctrl-C and kill -9, of a worker or of the parent
 
 
-def _kg(*args: str, **options) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kg", *args], capture_output=True, text=True, timeout=600,
-                          **options)
-
-
 def _children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
@@ -328,9 +328,9 @@ def _stopped(tmp_path: Path, versions, stop) -> tuple[subprocess.Popen, str, Pat
     """Ingest the big version over the small one with two workers, ``stop`` it once they run."""
     small, big = versions
     store = tmp_path / "store"
-    assert _kg("ingest", str(small), "--store", str(store), "--jobs", "1").returncode == 0
-    before = sorted(_kg("export", "--store", str(store), "--format", "nquads").stdout.splitlines())
-    run = subprocess.Popen([sys.executable, "-m", "kg", "ingest", str(big), "--store", str(store), "--jobs", "2"],
+    assert kg("ingest", str(small), "--store", str(store), "--jobs", "1").returncode == 0
+    before = sorted(kg("export", "--store", str(store), "--format", "nquads").stdout.splitlines())
+    run = subprocess.Popen(kg_command("ingest", str(big), "--store", str(store), "--jobs", "2"),
                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
     while len(_children(run.pid)) < 2 and run.poll() is None and time.monotonic() < deadline:
@@ -344,7 +344,7 @@ def _stopped(tmp_path: Path, versions, stop) -> tuple[subprocess.Popen, str, Pat
     while any(Path(f"/proc/{c}").exists() and "Z" not in _state(c) for c in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [c for c in children if Path(f"/proc/{c}").exists() and "Z" not in _state(c)], "a worker outlived the run"
-    after = sorted(_kg("export", "--store", str(store), "--format", "nquads").stdout.splitlines())
+    after = sorted(kg("export", "--store", str(store), "--format", "nquads").stdout.splitlines())
     assert after == before  # the previous version, whole
     return run, stderr, store
 
@@ -372,5 +372,5 @@ def test_a_worker_killed_stops_the_ingest_with_one_line(tmp_path, versions):
 def test_the_parent_killed_takes_its_workers_with_it(tmp_path, versions):
     run, _, store = _stopped(tmp_path, versions, lambda run, _: os.kill(run.pid, signal.SIGKILL))
     assert run.returncode == -signal.SIGKILL
-    again = _kg("ingest", str(versions[1]), "--store", str(store), "--jobs", "2")  # the next writer goes on
+    again = kg("ingest", str(versions[1]), "--store", str(store), "--jobs", "2")  # the next writer goes on
     assert again.returncode == 0, again.stderr
