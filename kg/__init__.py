@@ -121,7 +121,7 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
            strict: bool = False, progress: Callable[[int, int], None] | None = None,
            format: str | None = None, graph: str | None = None, gate: str | None = None,
            max_cells: int | None = None, max_record_bytes: int | None = None,
-           replace_all: bool = False, compact: bool = False) -> IngestReport:
+           replace_all: bool = False, compact: bool = False, jobs: int | None = None) -> IngestReport:
     """Ingest catalog files, record files, folders, JSON Lines and RDF files (``kg ingest``)
     into ``store``.
 
@@ -135,8 +135,10 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     severe, keeping their stored versions; ``max_cells`` and ``max_record_bytes`` cap a
     record (defaults: ``kg ingest``'s); ``replace_all`` removes stored records the input
     lacks; ``compact`` merges the store's files for faster reads (a build into an empty
-    store always does). Rule findings are in ``report.findings``, the changeset in
-    ``report.changeset``.
+    store always does). ``jobs``: worker processes that map and check the records (default: one a
+    core where the input is big enough to pay for them; 1: all in this process; the store, the
+    changeset and the report are the same either way). Rule findings are in ``report.findings``, the
+    changeset in ``report.changeset``.
 
     >>> import kg
     >>> store = kg.GraphStore()
@@ -151,7 +153,7 @@ def ingest(store: GraphStore, paths: Sequence[str | os.PathLike] | None = None, 
     chosen = [os.fspath(p) for p in paths] if paths is not None else bundled_paths()
     return ingest_paths(store, chosen, iris, strict=strict, progress=progress, format=format, graph=graph,
                         gate=gate, caps=record_caps(max_cells, max_record_bytes), replace_all=replace_all,
-                        compact=compact)
+                        compact=compact, jobs=jobs)
 
 
 def record_caps(max_cells: int | None = None, max_record_bytes: int | None = None) -> tuple[int, int]:

@@ -76,6 +76,11 @@ class InputRejected(KgError):
         super().__init__(f"{len(errors)} bad record(s); nothing written (strict mode)")
 
 
+class WorkerLost(KgError):
+    """A worker process of an ingest ended before it answered (killed, out of memory): the ingest
+    stops and writes nothing; the store keeps the version it had."""
+
+
 class StoreError(KgError):
     """The store cannot be opened or written (locked by another process, bad directory)."""
 

@@ -20,7 +20,9 @@ generation, or at the end of an ingest, and used while the generation's data fil
 made from and its bytes those it was written with (a file edited or damaged is ignored, said once, and
 made again; a FIFO or a device in its place is never opened). Where it cannot be made or read (no
 FTS5 or no trigram tokenizer in this Python's SQLite, a read-only folder, data an index cannot answer
-exactly such as a system with two tiers), search runs its SPARQL as written.
+exactly such as a system with two tiers), search runs its SPARQL as written. An ingest makes its
+version's index from the one before and the systems it wrote (``follow``): a copy of that file, their
+rows made again, so that the cost follows the change, not the catalog.
 
 A field is kept as search.rq reads it: every run of separators one space, a space before it, so
 that a word starts a word of the field exactly where the field holds " word":
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -132,6 +135,7 @@ class WordsIndex:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._db = connection
+        self.generation = 0  # the generation it was opened for, where told (``kept``)
 
     def ranked(self, text: str, tier: int | None, section: str | None, limit: int | None) -> list[tuple[str, ...]]:
         """search.rq's ranked hits for a bound ``text`` (words one space apart), only those of
@@ -204,6 +208,139 @@ def open_index(store: GraphStore) -> WordsIndex | None:
         return None
 
 
+def kept(store: GraphStore) -> WordsIndex | None:
+    """The words index kept for the generation ``store`` reads, open, where it has one whole that answers
+    (None: none, or one that cannot answer; nothing is made). Taken before an ingest, it stays readable
+    after the ingest's clean-up removes that generation (the file is open)."""
+    try:
+        path = INDEX.path(store)
+        index = None if path is None else _read(path)
+    except (OSError, sqlite3.Error):
+        return None
+    if index is not None:
+        index.generation = store.generation
+    return index
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a write session changed that the words index reads: the generation it started from, and the
+    systems whose rows it may have changed."""
+
+    base: int
+    systems: set[str]
+
+
+def systems_written(store: GraphStore) -> Written | None:
+    """Inside a write session: the systems whose rows the session may have changed (their search text,
+    tier, name or sections stated, or no longer stated, in a graph it wrote, or in a section whose name
+    it changed); None where that cannot be told (graphs written that cannot be named, no version
+    before, a subject the index cannot answer for)."""
+    written, previous = store.written_graphs(), store.previous()
+    if written is None or previous is None or store.path is None:
+        return None
+    found: set[str] = set()
+    for graph in written:
+        for predicate in (KG.searchText, KG.tier, SCHEMA.name, KG.section):
+            for version in (previous, store):
+                for quad in version.match(None, predicate, None, graph):
+                    if not isinstance(quad.subject, NamedNode):
+                        return None  # the index cannot answer for it: made whole, it says so
+                    found.add(quad.subject.value)
+        labels = [{(q.subject, q.object) for q in version.match(None, SKOS.prefLabel, None, graph)}
+                  for version in (previous, store)]
+        for concept in {subject for subject, _ in labels[0] ^ labels[1]}:  # a name gone or new: the rows
+            for version in (previous, store):                                # of the systems in it
+                found.update(q.subject.value for q in version.match(None, KG.section, concept, None)
+                              if isinstance(q.subject, NamedNode))
+    # the session holds the writer lock: the current generation is the one it started from
+    return Written(GraphStore.latest_generation(store.path), found)
+
+
+def follow(store: GraphStore, before: WordsIndex, written: Written) -> bool:
+    """Make the index of the generation ``store`` reads from ``before`` (the index of the generation
+    an ingest started from) and the systems it wrote (``systems_written``): their rows made again from
+    the store, the others copied. False (nothing made) where ``before`` is another generation's, the
+    new rows cannot be answered from exactly, or nothing can be kept: ``open_index`` then makes it
+    whole."""
+    if store.generation == 0 or before.generation != written.base:
+        return False
+    try:
+        if INDEX.path(store) is not None:  # nothing was written: the index of this generation is there
+            return True
+        rows = _rows_of(store, sorted(written.systems))
+        if rows is None:
+            return False
+        return INDEX.write(store, lambda temporary: _followed(temporary, before, written.systems, rows, store)) \
+            is not None
+    except (OSError, sqlite3.Error):
+        return False
+
+
+def _followed(path: Path, before: WordsIndex, systems: set[str], rows: list[tuple[Any, ...]],
+              store: GraphStore) -> None:
+    """At ``path``, a copy of ``before`` with the rows of ``systems`` made again (``rows``)."""
+    db = sqlite3.connect(path)
+    try:
+        before._db.backup(db)
+        db.execute("PRAGMA journal_mode = OFF")
+        _replace_rows(db, systems, rows, store)
+    except sqlite3.Error as err:
+        raise OSError(f"cannot make the words index: {err}") from None
+    finally:
+        db.close()
+
+
+def _rows_of(store: GraphStore, systems: list[str]) -> list[tuple[Any, ...]] | None:
+    """The ``systems`` table's rows of these systems as the store now states them (without a rowid;
+    those without a search text and a tier have none), or None where one cannot be answered exactly."""
+    rows: list[tuple[Any, ...]] = []
+    for system in systems:
+        node = NamedNode(system)
+        texts, tiers, names = ({q.object for q in store.match(node, predicate, None, None)}
+                               for predicate in (KG.searchText, KG.tier, SCHEMA.name))
+        if not texts or not tiers:
+            if len(texts) > 1 or len(tiers) > 1 or len(names) > 1:
+                return None
+            continue  # not a hit of search.rq: no row
+        row = _row(system, texts, tiers, names)
+        if row is None:
+            return None
+        rows.append(row)
+    return rows
+
+
+def _row(system: str, texts: set[Any], tiers: set[Any], names: set[Any]) -> tuple[Any, ...] | None:
+    """One system's row (see ``_system_rows``), without its rowid; None where search.rq would answer
+    otherwise than the index."""
+    if len(texts) != 1 or len(tiers) != 1 or len(names) > 1:
+        return None
+    (found,), (tier,) = texts, tiers
+    name = next(iter(names)) if names else None
+    if not (isinstance(found, Literal) and found.datatype == XSD.string and found.value.count("\n") == 3
+            and _integer(tier) and (name is None or _plain_text(name))):
+        return None
+    return (system, found.value.split("\n", 1)[0], None if name is None else str(name),
+            None if name is None else " " + name.value.lower(), int(tier.value), str(tier),
+            *(spaced(field) for field in fields_of(found.value)))
+
+
+def _replace_rows(db: sqlite3.Connection, systems: set[str], rows: list[tuple[Any, ...]], store: GraphStore) -> None:
+    """The rows of ``systems`` taken out of the copied index, and ``rows`` (with their sections) put in."""
+    names = sorted(systems)
+    for start in range(0, len(names), 500):  # SQLite's cap on parameters a statement
+        chunk = names[start:start + 500]
+        old = db.execute(f"SELECT rowid, {', '.join(_FIELD_COLUMNS)} FROM systems "
+                         f"WHERE system IN ({', '.join('?' * len(chunk))})", chunk).fetchall()
+        for rowid, *fields in old:  # a contentless FTS5 table forgets a row given the text it was given
+            db.execute("INSERT INTO words (words, rowid, text) VALUES ('delete', ?, ?)", (rowid, _words_text(fields)))
+            db.execute("DELETE FROM sections WHERE row = ?", (rowid,))
+            db.execute("DELETE FROM systems WHERE rowid = ?", (rowid,))
+    start = (db.execute("SELECT max(rowid) FROM systems").fetchone()[0] or 0) + 1
+    numbered = [(start + n, *row) for n, row in enumerate(rows)]
+    _fill(db, numbered, list(_section_rows(store, numbered, sorted(row[1] for row in numbered))), None)
+
+
 def _read(path: Path) -> WordsIndex | None:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -244,12 +381,20 @@ def _tables(db: sqlite3.Connection) -> None:
                "tokenize='trigram case_sensitive 1')")
 
 
-def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]], answers: bool) -> None:
+def _fill(db: sqlite3.Connection, rows: list[tuple[Any, ...]], sections: list[tuple[int, str]],
+          answers: bool | None) -> None:
+    """Rows, sections and words into the tables, and whether the index answers (None: it says so already)."""
     db.executemany("INSERT INTO systems VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     db.executemany("INSERT INTO sections VALUES (?, ?)", sections)
-    db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", ((row[0], "\n".join(row[7:])) for row in rows))
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [("answers", "yes" if answers else "no")])
+    db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", ((row[0], _words_text(row[7:])) for row in rows))
+    if answers is not None:
+        db.executemany("INSERT INTO meta VALUES (?, ?)", [("answers", "yes" if answers else "no")])
     db.commit()
+
+
+def _words_text(fields: Sequence[str]) -> str:
+    """What the FTS5 table is given for a row: its spaced fields, a line each."""
+    return "\n".join(fields)
 
 
 def _system_rows(store: GraphStore) -> tuple[list[tuple[Any, ...]], bool]:
@@ -266,12 +411,10 @@ def _system_rows(store: GraphStore) -> tuple[list[tuple[Any, ...]], bool]:
         tier, name = tiers.get(system), names.get(system)
         if tier is None:
             continue  # search.rq joins the tier: a system without one is never a hit
-        if not (isinstance(found, Literal) and found.datatype == XSD.string and found.value.count("\n") == 3
-                and _integer(tier) and (name is None or _plain_text(name))):
+        row = _row(system, {found}, {tier}, set() if name is None else {name})
+        if row is None:
             return [], False
-        rows.append((len(rows) + 1, system, found.value.split("\n", 1)[0], None if name is None else str(name),
-                     None if name is None else " " + name.value.lower(), int(tier.value), str(tier),
-                     *(spaced(field) for field in fields_of(found.value))))
+        rows.append((len(rows) + 1, *row))
     return rows, True
 
 
@@ -286,16 +429,19 @@ def _objects(store: GraphStore, predicate: NamedNode) -> dict[str, Any] | None:
     return found
 
 
-def _section_rows(store: GraphStore, rows: list[tuple[Any, ...]]) -> Iterable[tuple[int, str]]:
+def _section_rows(store: GraphStore, rows: list[tuple[Any, ...]],
+                  systems: list[str] | None = None) -> Iterable[tuple[int, str]]:
     """(row, section name lower-cased as LCASE does) for each section of each system: search.rq's
-    ``kg:section/skos:prefLabel``, each property read by one scan."""
+    ``kg:section/skos:prefLabel``, each property read by one scan (of those ``systems`` only, when given)."""
     row_of = {row[1]: row[0] for row in rows}
     labels: dict[Any, set[str]] = {}
     for quad in store.match(None, SKOS.prefLabel, None, None):
         label = quad.object
         if isinstance(label, Literal) and _plain_text(label):  # LCASE of another literal is an error
             labels.setdefault(quad.subject, set()).add(label.value.lower())
-    pairs = {(row_of[quad.subject.value], label) for quad in store.match(None, KG.section, None, None)
+    sections = (store.match(None, KG.section, None, None) if systems is None
+                else (q for system in systems for q in store.match(NamedNode(system), KG.section, None, None)))
+    pairs = {(row_of[quad.subject.value], label) for quad in sections
              if isinstance(quad.subject, NamedNode) and quad.subject.value in row_of
              for label in labels.get(quad.object, ())}
     return sorted(pairs)

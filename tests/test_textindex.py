@@ -5,6 +5,7 @@ matcher written from its definition, on the catalog JSON."""
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -191,3 +192,66 @@ def test_without_fts5_the_store_is_not_read_for_an_index(tmp_path, monkeypatch):
     monkeypatch.setattr(textindex, "_system_rows", never)
     assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one"]
     assert not list(store.version_folder.glob("kg-words*"))
+
+
+def _ingested(path, records: list[dict], header: dict, name: str = "catalog.json"):
+    file = path.parent / name
+    file.write_text(json.dumps({**header, "records": records}), encoding="utf-8")
+    from kg.ingestion import ingest_paths
+
+    return ingest_paths(GraphStore(path), [str(file)], jobs=1)
+
+
+def test_an_ingest_makes_its_index_from_the_one_before_and_what_it_wrote(tmp_path, site_catalog, monkeypatch):
+    """The index after a re-ingest is the one before with the rows of the systems written made again
+    (no whole index made), and it answers as search.rq as written does: names, descriptions, tiers and
+    sections changed, a record added, one removed with --replace-all."""
+    header = {k: v for k, v in site_catalog.items() if k != "records"}
+    records = [r for r in site_catalog["records"] if r["cells"].get("desc")][:40]
+    store_path = tmp_path / "store"
+    _ingested(store_path, records, header)
+    changed = json.loads(json.dumps(records[1:]))  # the first record removed (--replace-all below)
+    changed[0]["name"] = "Quokka Memory Fabric"
+    changed[1]["cells"]["desc"]["value"] = "a temporal graph of zebras"
+    changed[2]["tier"] = changed[2]["tier"] % 5 + 1
+    changed[3]["sections"] = [{**changed[3]["sections"][0], "section": records[10]["sections"][0]["section"]}]
+    added = {**json.loads(json.dumps(records[5])), "id": "added--example-org", "name": "Zebra Quokka"}
+    whole: list[str] = []
+    original = textindex._write
+    monkeypatch.setattr(textindex, "_write", lambda path, *args: whole.append(path) or original(path, *args))
+    file = tmp_path / "release.json"
+    file.write_text(json.dumps({**header, "records": [*changed, added]}), encoding="utf-8")
+    from kg.ingestion import ingest_paths
+
+    store = GraphStore(store_path)
+    report = ingest_paths(store, [str(file)], replace_all=True, jobs=1)
+    assert report.removed == [records[0]["id"]] and report.systems_written is not None
+    assert whole == []  # followed, not made whole
+    assert textindex.INDEX.path(store) is not None
+    for text in ["quokka", "zebras", "temporal graph", "memory", "", "agent", records[0]["id"], "a"]:
+        for extra in ({}, {"tier": str(changed[2]["tier"])}, {"section": records[10]["sections"][0]["section"][:6]}):
+            params = {"text": text, "limit": "1000", **extra}
+            assert queries.query(store, "search", params) == as_written(monkeypatch, store, params), params
+    assert {row["id"] for row in queries.query(store, "search", {"text": "quokka"})} == {
+        "added--example-org", changed[0]["id"]}
+
+
+def test_an_index_of_another_generation_is_not_followed(tmp_path):
+    """A writer that came between the index taken and the ingest's session: the index is made whole."""
+    quads: list[Quad] = []
+    _system(quads, "one", "One", "memory layer")
+    store = _made(tmp_path / "store", quads)
+    textindex.open_index(store).close()
+    before = textindex.kept(store)
+    assert before is not None and before.generation == store.generation
+    more: list[Quad] = []
+    _system(more, "two", "Two", "graph memory")
+    other = GraphStore(tmp_path / "store")
+    other.add_bulk(more)  # another writer: a new generation the index knows nothing of
+    with store.transaction():
+        store.add_bulk([Quad(NamedNode("https://e.org/x"), SCHEMA.name, Literal("x"), NamedNode("https://e.org/g"))])
+        written = textindex.systems_written(store)
+    assert written is not None and written.base != before.generation
+    assert not textindex.follow(store, before, written)
+    before.close()
+    assert [row["id"] for row in queries.query(store, "search", {"text": "memory"})] == ["one", "two"]

@@ -212,3 +212,36 @@ def test_a_bad_shapes_file_raises_a_source_error_with_file_line_and_column(tmp_p
 def test_an_unreadable_shapes_file_raises_a_source_error(tmp_path):
     with pytest.raises(SourceError, match="cannot be read"):
         load_shapes([str(tmp_path / "missing.ttl")])
+
+
+def test_our_shapes_match_their_patterns_without_a_time_limit_and_users_shapes_with_one(site_records, monkeypatch):
+    """kg's own patterns run in time linear in the value: matched without regex's timeout (4-14 us a
+    match), with the same answers; any other shapes graph keeps a time limit on every match."""
+    from kg.mapping import record_triples
+    from kg.records import record_from_json
+    from kg.shacl import values
+    from kg.validation.core import CoreShapes, our_shapes_triples
+    from kg.vocab import Iris
+
+    calls: list[dict] = []
+
+    class Watched:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, text, **options):
+            calls.append(options)
+            return self.pattern.search(text, **options)
+
+    original = values.compile_pattern
+    monkeypatch.setattr(values, "compile_pattern", lambda *args: Watched(original(*args)))
+    iris = Iris()
+    triples, _ = record_triples(record_from_json(site_records[0]), iris, set())
+    found = {}
+    for ours in (True, False):
+        shapes = CoreShapes(our_shapes_triples(iris), iris, ours=ours)
+        calls.clear()
+        found[ours] = [(r.rule, r.focus, r.value) for r in shapes.check(shapes.facts_of_terms(
+            [t for t in triples if shapes.reads is None or t[1].value in shapes.reads]))]
+        assert calls and all(("timeout" in c) is not ours for c in calls)
+    assert found[True] == found[False]

@@ -31,7 +31,8 @@ import traceback
 import warnings
 from typing import Sequence
 
-from ..errors import InputRejected, KgError, NotFound, QueryError, SourceError, StoreError, UsageError, safe_text
+from ..errors import (InputRejected, KgError, NotFound, QueryError, SourceError, StoreError, UsageError, WorkerLost,
+                      safe_text)
 from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOT_FOUND, EXIT_OK, EXIT_QUARANTINE, EXIT_STORE,
                      EXIT_USAGE,
                      EXIT_VIOLATIONS, ISSUES_URL, err)
@@ -83,6 +84,9 @@ def _run(args: argparse.Namespace) -> int:
     except StoreError as error:
         err(f"kg: error: {error}")
         return EXIT_STORE
+    except WorkerLost as error:
+        err(f"kg: error: {safe_text(error, 400)}")
+        return EXIT_INTERRUPTED
     except NotFound as error:
         err(f"kg: error: {safe_text(error, 600)}")
         return EXIT_NOT_FOUND

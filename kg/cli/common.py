@@ -44,7 +44,7 @@ EXIT_CODES = {
                     "several systems match): the message lists close matches or the candidates",
     EXIT_INTERNAL: "an unexpected failure inside kg (a bug): one line says what failed; --debug shows "
                    "the traceback",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C, or a worker process of the ingest killed): nothing written",
 }
 
 ISSUES_URL = "the kg maintainers (the project's issue tracker)"

@@ -39,6 +39,10 @@ def _ingest_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="FILE",
                    help="write every rule finding of the ingest as JSON Lines to FILE (stderr shows the "
                         f"first {FINDING_LINES} and a summary by rule)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes that map and check the records (default: one a core, where the "
+                        "input is big enough to pay for them; 1: none); the store and the report are the "
+                        "same for any N")
 
 
 def options_ingest(p: argparse.ArgumentParser) -> None:
@@ -175,7 +179,8 @@ def _ingest(args: argparse.Namespace) -> tuple[int, "GraphStore"]:
     report = ingest(store, args.paths, iris(args), strict=args.strict, progress=progress_printer("ingest"),
                     format=getattr(args, "format", None), graph=getattr(args, "graph", None), gate=args.gate,
                     max_cells=args.max_cells, max_record_bytes=args.max_record_bytes,
-                    replace_all=getattr(args, "replace_all", False), compact=getattr(args, "compact", False))
+                    replace_all=getattr(args, "replace_all", False), compact=getattr(args, "compact", False),
+                    jobs=args.jobs)
     _report_quarantine(report, args)
     _report_findings(report, args, validation_follows=not getattr(args, "no_validate", True))
     status = EXIT_QUARANTINE if report.quarantined else EXIT_OK

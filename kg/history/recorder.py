@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import os
+from itertools import repeat
 from typing import Any, Iterable
 
 from pyoxigraph import Literal, Quad
@@ -88,11 +89,15 @@ class Recorder:
             self.old_hashes[record_id] = literal_text(found.object) if found is not None else None
         return self.old_hashes[record_id]
 
-    def before_write(self, records: Iterable[Record]) -> None:
-        """Diff a batch of records against the stored versions (call before writing them)."""
-        for record in records:
-            as_json = record_to_json(record)
-            digest = self.new_hashes[record.id] = content_hash(as_json)
+    def before_write(self, records: Iterable[Record], digests: Iterable[str | None] | None = None) -> None:
+        """Diff a batch of records against the stored versions (call before writing them). ``digests``:
+        their content hashes where already made (by an ingest's worker process), in the same order."""
+        for record, given in zip(records, digests if digests is not None else repeat(None)):
+            as_json: dict | None = None
+            if given is None:
+                as_json = record_to_json(record)
+                given = content_hash(as_json)
+            digest = self.new_hashes[record.id] = given
             self.changes.pop(record.id, None)
             if digest == self.old_hash(record.id):
                 continue
@@ -105,7 +110,8 @@ class Recorder:
             if not before:
                 self.changes[record.id] = RecordChange(record.id, ADDED)
             elif self.old_hash(record.id) is not None or content_hash(before) != digest:
-                self.changes[record.id] = RecordChange(record.id, CHANGED, diff_records(before, as_json))
+                after = as_json if as_json is not None else record_to_json(record)
+                self.changes[record.id] = RecordChange(record.id, CHANGED, diff_records(before, after))
 
     def finish(self, sources: list[str], *, edges: list[Any] | None = None, edges_header: dict | None = None,
                catalog_header: dict | None = None, replace_all: bool = False) -> Changeset | None:

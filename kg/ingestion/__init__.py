@@ -18,6 +18,9 @@ The modules, in the order a record meets them:
 * ``pipeline``: ``run_ingest``, the one function that joins the stages;
 * ``read_check``: the first stage, inputs -> checked records pending (and edges, headers, RDF);
 * ``map_gate``: the second, records -> quads, checked against the rules; the gate;
+* ``workers``, ``in_worker`` and ``reconcile``: the second stage on worker processes, one a core
+  (``--jobs``): the processes and their pipes, what runs inside one, and the parent's side of their
+  answers, so that the result is the one-process result byte for byte;
 * ``write``: the third, each batch written on a thread while the next is mapped (``batching``
   says how big a batch is);
 * ``recording`` and ``describe``: the history and the description's tally, stages that watch

@@ -29,7 +29,8 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
                  strict: bool = False, progress: Progress | None = None,
                  stream: bool | None = None, format: str | None = None,
                  graph: str | None = None, gate: str | None = None, caps: Caps = DEFAULT_CAPS,
-                 replace_all: bool = False, compact: bool = False, keep_invalid: bool = False) -> IngestReport:
+                 replace_all: bool = False, compact: bool = False, keep_invalid: bool = False,
+                 jobs: int | None = None) -> IngestReport:
     """Read ``paths`` (files, folders, '-') and ingest them; see ``ingest_batches``.
 
     Bulk catalog files of ``STREAM_MIN_BYTES`` or more are streamed (``ingest_inputs``):
@@ -54,9 +55,13 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
 
     ``compact``: merge the store's files before the new version becomes current
     (``GraphStore.compact``; a build into an empty store always does).
+
+    ``jobs``: worker processes that map and check the records (``kg.ingestion.workers``); None:
+    one a core when the records' JSON reaches ``PARALLEL_FROM_BYTES``; 1: none. The store, the
+    changeset and the report are the same for any number.
     """
     options = Options(strict=strict, gate=gate, caps=caps, replace_all=replace_all, keep_invalid=keep_invalid,
-                      progress=progress)
+                      progress=progress, jobs=jobs)
 
     upkeep = FindingsUpkeep(store, iris)  # the findings of the version the ingest starts from
 
@@ -64,22 +69,31 @@ def ingest_paths(store: GraphStore, paths: list[str], iris: Iris | None = None, 
         with fewer_collections():  # reading the files allocates as much as mapping them
             return _ingest_read(store, paths, iris, options, stream=stream, format=format, graph=graph)
 
-    if not compact:
-        report = run()
-    else:
-        with store.transaction():
-            store.compact()
+    before = textindex.kept(store)  # the words index of the version before, to follow the change
+    try:
+        if not compact:
             report = run()
-    _make_words_index(store)
+        else:
+            with store.transaction():
+                store.compact()
+                report = run()
+        _make_words_index(store, before, report.systems_written)
+    finally:
+        if before is not None:
+            before.close()
     remember_catalog_rules(store, iris)
     upkeep.after(report)  # the new version's findings (kg.findings)
     return report
 
 
-def _make_words_index(store: GraphStore) -> None:
+def _make_words_index(store: GraphStore, before: textindex.WordsIndex | None,
+                      systems: textindex.Written | None) -> None:
     """The new version's words index (kg.textindex) made now, as the last step of the ingest, so
-    that its first search does not wait for it (at 45,600 records, seconds); nothing inside a
-    caller's transaction, where no version is sealed yet."""
+    that its first search does not wait for it: from the version before's and the systems written
+    where both are known (``textindex.follow``: at 45,600 records, made whole, it took seconds);
+    nothing inside a caller's transaction, where no version is sealed yet."""
+    if before is not None and systems is not None and textindex.follow(store, before, systems):
+        return
     index = textindex.open_index(store)
     if index is not None:
         index.close()
@@ -94,7 +108,8 @@ def _ingest_read(store: GraphStore, paths: list[str], iris: Iris | None, options
         raise UsageError("a graph applies to RDF files only (catalog JSON goes into kg's own graphs)")
     chosen = ingest_inputs if any(isinstance(item, CatalogStream) for item in inputs) else ingest_batches
     return chosen(store, inputs, iris, strict=options.strict, progress=options.progress, gate=options.gate,
-                  caps=options.caps, replace_all=options.replace_all, keep_invalid=options.keep_invalid)
+                  caps=options.caps, replace_all=options.replace_all, keep_invalid=options.keep_invalid,
+                  jobs=options.jobs)
 
 
 def _graph_iri(graph: str | None) -> NamedNode | None:
@@ -108,7 +123,8 @@ def _graph_iri(graph: str | None) -> NamedNode | None:
 
 def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | None = None, *,
                    strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                   caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False) -> IngestReport:
+                   caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False,
+                   jobs: int | None = None) -> IngestReport:
     """Ingest already-read batches: each record replaces its own named graph.
 
     Everything is checked and mapped before the first write. Bad items are
@@ -116,13 +132,14 @@ def ingest_batches(store: GraphStore, batches: Sequence[Input], iris: Iris | Non
     good in it (an empty records list, only bad records) leaves the store untouched.
     """
     options = Options(strict=strict, gate=gate, caps=caps, replace_all=replace_all, keep_invalid=keep_invalid,
-                      progress=progress)
+                      progress=progress, jobs=jobs)
     return run_ingest(store, list(batches), iris or Iris(), options, chunk=None)
 
 
 def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None = None, *,
                   strict: bool = False, progress: Progress | None = None, gate: str | None = None,
-                  caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False) -> IngestReport:
+                  caps: Caps = DEFAULT_CAPS, replace_all: bool = False, keep_invalid: bool = False,
+                  jobs: int | None = None) -> IngestReport:
     """Ingest inputs from ``read_inputs``, ``BATCH_SIZE`` records at a time.
 
     Every input was checked whole before (an unreadable file changes nothing). The
@@ -132,5 +149,5 @@ def ingest_inputs(store: GraphStore, inputs: Sequence[Input], iris: Iris | None 
     is written first, then replaced: the store ends as with ``ingest_batches``.
     """
     options = Options(strict=strict, gate=gate, caps=caps, replace_all=replace_all, keep_invalid=keep_invalid,
-                      progress=progress)
+                      progress=progress, jobs=jobs)
     return run_ingest(store, list(inputs), iris or Iris(), options, chunk=batching.BATCH_SIZE)

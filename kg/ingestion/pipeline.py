@@ -12,19 +12,23 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Iterator
 
-from ..gctuning import fewer_collections
+from .. import textindex
+from ..gctuning import fewer_collections, out_of_sight
+from ..records import Edge
 from ..description import ontology_quads
-from ..errors import InputRejected, UsageError
+from ..errors import InputRejected, RecordError, UsageError
 from ..sources import Input
 from ..store import GraphStore, transactional
 from ..validation.at_ingest import RuleCheck
 from ..vocab import Iris
+from . import workers
 from .batching import Batcher
 from .cleanup import drop_unused_shared
 from .describe import DescriptionUpkeep
 from .finish import dangling_edges, load_rdf, write_shared_graphs
-from .map_gate import MapAndGate, Mapped
+from .map_gate import MapAndGate, Mapped, MappedBatch
 from .read_check import Notices, Pending, ReadCheck
 from .recording import HistoryRecording
 from .report import IngestReport
@@ -35,15 +39,23 @@ from .write import BatchWriter, kept_records
 @dataclass
 class Stages:
     """The stages of one pass over the inputs; each holds what it found when the pass ends.
-    A dry run (no store) has no writer, history or description upkeep."""
+    A dry run (no store) has no writer, history or description upkeep. The read stage's lines go to
+    ``read_notices`` first, and join ``notices`` when the records they came with are mapped: with
+    worker processes the next chunk is read while the one before is mapped (``ahead``), and the
+    lines keep the order of a pass in one process."""
 
     notices: Notices
     read: ReadCheck
     gate: MapAndGate
     batcher: Batcher
+    options: Options
+    chunked: bool
+    read_notices: Notices
     write: BatchWriter | None = None
     history: HistoryRecording | None = None
     upkeep: DescriptionUpkeep | None = None
+    # started, not yet written: the records, their lines, their batches, the records read up to them
+    ahead: tuple[list[Pending], Notices, Iterator[MappedBatch], int] | None = None
 
 
 @transactional
@@ -65,13 +77,14 @@ def run_ingest(store: GraphStore, inputs: list[Input], iris: Iris, options: Opti
             stages.history.finish(report, stages.read.edges, stages.read.edges_header,
                                   stages.read.catalog_header, options.replace_all)
         _after_the_records(store, iris, stages, report)
+        report.systems_written = textindex.systems_written(store)
         report.seconds = time.perf_counter() - started
         return report
 
 
 def _reject_if_bad(inputs: list[Input], iris: Iris, options: Options, chunk: int) -> None:
     """A dry pass (no store, nothing written): ``InputRejected`` when any item is bad."""
-    unwritten = Options(gate=options.gate, caps=options.caps, keep_invalid=options.keep_invalid)
+    unwritten = Options(gate=options.gate, caps=options.caps, keep_invalid=options.keep_invalid, jobs=options.jobs)
     dry = _stages(None, iris, unwritten, chunk)
     _one_pass(dry, inputs, unwritten, chunk)
     if dry.notices.errors:
@@ -79,10 +92,12 @@ def _reject_if_bad(inputs: list[Input], iris: Iris, options: Options, chunk: int
 
 
 def _stages(store: GraphStore | None, iris: Iris, options: Options, chunk: int | None) -> Stages:
-    notices = Notices()
+    notices, read_notices = Notices(), Notices()
     gate = MapAndGate(iris, RuleCheck(iris, ontology_quads(iris)), notices, held_back=options.held_back,
                       keep_invalid=options.keep_invalid)
-    stages = Stages(notices, ReadCheck(notices, options.caps, chunk, gate.edge_breaks), gate, Batcher())
+    stages = Stages(notices, ReadCheck(read_notices, options.caps, chunk, None), gate, Batcher(), options,
+                    chunk is not None, read_notices)
+    stages.read.edge_check = lambda *edge: _edge_breaks(stages, *edge)
     if store is not None:
         stages.write, stages.upkeep = BatchWriter(store, iris), DescriptionUpkeep(iris)
         stages.history = HistoryRecording(store, iris)
@@ -91,27 +106,97 @@ def _stages(store: GraphStore | None, iris: Iris, options: Options, chunk: int |
 
 def _one_pass(stages: Stages, inputs: list[Input], options: Options, chunk: int | None) -> None:
     """The inputs through read-and-check -> map-and-gate -> write, a chunk at a time (``options.strict``:
-    ``InputRejected`` at the first write that would follow a bad item)."""
-    try:
-        for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
-            _map_and_write(stages, pending, options, chunked=chunk is not None)
-    except BaseException:
+    ``InputRejected`` at the first write that would follow a bad item). The records are mapped and
+    checked in worker processes when the first chunk says it pays (``kg.ingestion.workers``)."""
+    first = True
+    with out_of_sight() as keep:
+        try:
+            for pending in stages.read.pending_batches(inputs, hand_over_at_end=options.strict):
+                keep()  # the records read so far live until the pass ends: the collector skips them
+                if first:
+                    _start_workers(stages, pending, options.jobs)
+                    first = False
+                lines = _taken(stages.read_notices)  # the read stage's lines that came with these records
+                if stages.gate.workers is None:
+                    _add(stages.notices, lines)
+                    _write_batches(stages, pending, stages.gate.batches(pending, stages.batcher, options.strict),
+                                   stages.read.done)
+                    continue
+                # the workers start on these records; the ones before are written while the next are read
+                started = (pending, lines, stages.gate.batches(pending, stages.batcher, options.strict),
+                           stages.read.done)
+                _finish_ahead(stages)
+                stages.ahead = started
+            _finish_ahead(stages)
+            _add(stages.notices, _taken(stages.read_notices))
+        except BaseException:
+            stages.ahead = None
+            _stop_workers(stages, kill=True)
+            if stages.write is not None:
+                stages.write.abandon()  # the session is thrown away: no write may still run in it
+            raise
+        finally:
+            # the edge check refers to the stages: a cycle the collector (run rarely here) would free
+            # late, keeping the history's view of the version before, and with it that generation,
+            # past the commit's clean-up
+            stages.read.edge_check = None
+        _stop_workers(stages)
         if stages.write is not None:
-            stages.write.abandon()  # the session is thrown away: no write may still run in it
-        raise
-    if stages.write is not None:
-        stages.write.wait()
+            stages.write.wait()
 
 
-def _map_and_write(stages: Stages, pending: list[Pending], options: Options, chunked: bool) -> None:
-    """Map and gate the ``pending`` records a batch at a time, each batch written while the next is mapped."""
-    progress = options.progress
-    for part, held, done in stages.gate.batches(pending, stages.batcher, options.strict):
+def _finish_ahead(stages: Stages) -> None:
+    """Write the records the workers were started on, after the lines their reading gave."""
+    if stages.ahead is not None:
+        (pending, lines, batches, read), stages.ahead = stages.ahead, None
+        _add(stages.notices, lines)
+        _write_batches(stages, pending, batches, read)
+
+
+def _edge_breaks(stages: Stages, edge: Edge, source: str, index: int, position: int) -> RecordError | None:
+    """The gate's check of an edge read, once the records read before it are mapped (their shared
+    descriptions are what the rules read), as in a pass in one process."""
+    _finish_ahead(stages)
+    return stages.gate.edge_breaks(edge, source, index, position)
+
+
+def _taken(notices: Notices) -> Notices:
+    """The lines of ``notices`` so far, moved out of it."""
+    taken = Notices(list(notices.errors), list(notices.warnings))
+    notices.errors.clear()
+    notices.warnings.clear()
+    return taken
+
+
+def _add(notices: Notices, lines: Notices) -> None:
+    notices.errors += lines.errors
+    notices.warnings += lines.warnings
+
+
+def _start_workers(stages: Stages, pending: list[Pending], jobs: int | None) -> None:
+    """Worker processes for the pass, when ``jobs_for`` says so (before anything is written)."""
+    count = workers.jobs_for(jobs, pending, stages.read.total)
+    if count > 1:
+        gate = stages.gate
+        gate.workers = workers.RecordWorkers(count, gate.iris, gate.rules, gate.described, sample=pending[0])
+
+
+def _stop_workers(stages: Stages, kill: bool = False) -> None:
+    if stages.gate.workers is not None:
+        running, stages.gate.workers = stages.gate.workers, None
+        running.close(kill=kill)
+
+
+def _write_batches(stages: Stages, pending: list[Pending], batches: Iterator[MappedBatch], read: int) -> None:
+    """The ``pending`` records mapped and gated, written a batch at a time (each while the next is mapped);
+    ``read``: the input's records read up to them (progress in chunks)."""
+    progress = stages.options.progress
+    for part, held, done in batches:
         _write(stages, part, held)
-        if progress and not chunked:
+        if progress and not stages.chunked:
             progress(min(done, len(pending)), len(pending))
-    if progress and chunked:
-        progress(stages.read.done, stages.read.total)
+    if progress and stages.chunked:
+        progress(read, stages.read.total)
 
 
 def _write(stages: Stages, part: list[Mapped], held: set[str]) -> None:
@@ -120,7 +205,7 @@ def _write(stages: Stages, part: list[Mapped], held: set[str]) -> None:
         return
     kept = kept_records(part, held)
     stages.upkeep.wrote(p.record for p, _ in kept)
-    stages.history.before_write([p.record for p, _ in kept])
+    stages.history.before_write([p.record for p, _ in kept], [p.digest for p, _ in kept])
     stages.write.write(part, kept)
 
 

@@ -11,7 +11,7 @@ written first, then replaced).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from pyoxigraph import Quad
 
@@ -27,12 +27,16 @@ EdgeCheck = Callable[[Edge, str, int, int], "RecordError | None"]
 
 @dataclass
 class Pending:
-    """A checked record waiting to be mapped: where it came from, and its size as UTF-8 JSON."""
+    """A checked record waiting to be mapped: where it came from, its size as UTF-8 JSON, its JSON as
+    read (``raw``: what a worker process is sent, cheaper to send than the record), and its content hash
+    once a worker made it (``digest``, for the history)."""
 
     record: Record
     source: str
     index: int
     size: int = 0
+    raw: Any = None
+    digest: str | None = None
 
 
 @dataclass
@@ -125,7 +129,7 @@ class ReadCheck:
                 continue
             any_good = True
             self.notices.warnings += checked.warnings
-            self._take(Pending(record, checked.source, checked.index, checked.size))
+            self._take(Pending(record, checked.source, checked.index, checked.size, checked.raw))
             if batching.chunk_is_full(len(self.pending), self.pending_bytes, self.chunk):
                 yield self._hand_over()
         # an empty or all-bad catalog file never replaces the stored catalog header

@@ -18,11 +18,12 @@ class HistoryRecording:
     def __init__(self, store: GraphStore, iris: Iris) -> None:
         self.recorder = Recorder(store, iris)
 
-    def before_write(self, records: Iterable[Record]) -> None:
-        """Note these records' stored versions, before they are replaced. Called on the main thread
-        while the batch before is loaded: the writer thread is the slower side (9,120 records: 191 s
-        of 234), and these records' stored versions are not being written."""
-        self.recorder.before_write(records)
+    def before_write(self, records: Iterable[Record], digests: Iterable[str | None] | None = None) -> None:
+        """Note these records' stored versions, before they are replaced (``digests``: their content
+        hashes, where worker processes made them). Called on the main thread while the batch before is
+        loaded: the writer thread is the slower side (9,120 records: 191 s of 234), and these records'
+        stored versions are not being written."""
+        self.recorder.before_write(records, digests)
 
     def finish(self, report: IngestReport, edges: list[tuple[Edge, str, int]], edges_header: dict | None,
                catalog_header: dict | None, replace_all: bool) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..errors import RecordError
 from ..history import Changeset
+from ..textindex import Written
 from ..validation.at_ingest import RuleFinding
 
 
@@ -34,6 +35,9 @@ class IngestReport:
     rule_seconds: float = 0.0  # of ``seconds``, the time the rules took
     changeset: Changeset | None = None  # what this ingest changed (kg.history); None: nothing
     removed: list[str] = field(default_factory=list)  # records removed by ``replace_all``
+    # the systems whose search facts the ingest wrote (None: cannot be told): what the new version's
+    # words index is made again for (kg.textindex.follow)
+    systems_written: Written | None = None
 
     @property
     def wrote_nothing(self) -> bool:

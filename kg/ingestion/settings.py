@@ -29,7 +29,8 @@ class Options:
     ``gate``: a record with a rule result that severe or worse is quarantined (``GATES``);
     ``caps``: (cells, bytes) a record may hold at most; ``replace_all``: stored records the
     input lacks are removed; ``keep_invalid``: a record breaking a structural rule is written
-    anyway; ``progress``: told (done, total) as records are written."""
+    anyway; ``progress``: told (done, total) as records are written; ``jobs``: worker processes that map
+    and check the records (None: one a core where the input is big enough to pay for them; 1: none)."""
 
     strict: bool = False
     gate: str | None = None
@@ -37,6 +38,7 @@ class Options:
     replace_all: bool = False
     keep_invalid: bool = False
     progress: Progress | None = None
+    jobs: int | None = None
 
     @property
     def held_back(self) -> tuple[str, ...]:

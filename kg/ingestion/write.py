@@ -12,12 +12,12 @@ from typing import Any
 from pyoxigraph import NamedNode, Quad
 
 from ..background import BackgroundWrites
-from ..store import GraphStore, GraphTriples
+from ..store import GraphStore, GraphText, GraphTriples
 from ..vocab import Iris
 from .map_gate import Mapped
 from .read_check import Pending
 
-Kept = list[tuple[Pending, GraphTriples]]  # the records of a batch that are written, with their graphs
+Kept = list[tuple[Pending, "GraphTriples | GraphText"]]  # the records of a batch that are written, with their graphs
 
 
 def kept_records(part: list[Mapped], held: set[str]) -> Kept:
@@ -49,7 +49,7 @@ class BatchWriter:
             own.nquads()
         self.writes.submit(lambda: self._store_batch(graphs, shared))
 
-    def _store_batch(self, graphs: dict[NamedNode, GraphTriples], shared: list[Quad]) -> None:
+    def _store_batch(self, graphs: dict[NamedNode, GraphTriples | GraphText], shared: list[Quad]) -> None:
         with self.store.helping():  # on the writer thread: read what the session wrote so far
             self.store.replace_graphs(graphs, shared)
 

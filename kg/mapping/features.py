@@ -6,6 +6,7 @@ the typed layer counts them per family (``kg:FeatureSummary``) and ``kg.coverage
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .. import normalise
@@ -19,6 +20,7 @@ NOT_FEATURES = frozenset({
 })
 
 
+@lru_cache(maxsize=1 << 14)  # asked three times a cell; columns are few
 def feature_family(column_slug: str) -> str | None:
     """observability, cost or eval for a feature column; None for every other column."""
     if column_slug in NOT_FEATURES:

@@ -13,7 +13,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 
 from ..records import MISSING
 from ..vocab import KG, RDF, Iris, segment
-from .fields import FieldSpec, Term, json_literal
+from .fields import FieldSpec, Term, json_literal, word
 
 Triple = tuple[NamedNode, NamedNode, Term]  # (subject, predicate, object) of a record graph
 
@@ -62,16 +62,17 @@ class GraphWriter:
                expected: frozenset[str] = frozenset()) -> None:
         """One triple per field. For ``expected`` keys (present in every catalog object of
         this kind) null is the default and absence is marked; for the others, the reverse."""
+        append = self.triples.append
         for attr, key, predicate, encode in table:
             value = getattr(obj, attr)
             if value is MISSING:
                 if key in expected:
-                    self.add(node, KG.absentKey, Literal(key))
+                    append((node, KG.absentKey, word(key)))
             elif value is None:
                 if key not in expected:
-                    self.add(node, KG.nullKey, Literal(key))
+                    append((node, KG.nullKey, word(key)))
             else:
-                self.add(node, predicate, encode(value))
+                append((node, predicate, encode(value)))
 
     def extra(self, iris: Iris, node: NamedNode, extra: dict, prefix: str = "") -> None:
         for key, value in extra.items():
@@ -87,10 +88,10 @@ class GraphWriter:
         if value is MISSING:
             return False
         if value is None:
-            self.add(node, KG.nullKey, Literal(key))
+            self.add(node, KG.nullKey, word(key))
             return False
         if not value:
-            self.add(node, KG.emptyKey, Literal(key))
+            self.add(node, KG.emptyKey, word(key))
             return False
         return True
 

@@ -21,7 +21,7 @@ from .features import cell_feature_state, feature_family
 from .fields import (
     CELL_EXPECTED, CELL_FIELDS, CHANGE_FIELDS, EDGE_FIELDS, HISTORY_FIELDS, LIFECYCLE_FIELDS,
     PROVENANCE_FIELDS, RECORD_FIELDS, SECTION_EXPECTED, SECTION_FIELDS, TAXONOMY_EXPECTED, TAXONOMY_FIELDS,
-    TRUE, escape_key, json_literal, value_literal,
+    TRUE, escape_key, json_literal, value_literal, word,
 )
 from .graph_writer import Described, GraphWriter, Triple, in_graph
 from .typed_layer import typed_layer
@@ -72,7 +72,7 @@ def _sections(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> None:
         w.add(s, KG.sectionMembership, m)
         w.add(m, RDF.type, KG.SectionMembership)
         w.add(m, KG.position, value_literal(i))
-        w.add(m, KG.sectionName, Literal(listing.section))
+        w.add(m, KG.sectionName, word(listing.section))
         w.add(m, KG.section, concept)
         if listing.as_name:
             w.add(m, KG.givenAsName, TRUE)
@@ -98,7 +98,7 @@ def _taxonomy(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> None:
     for axis, values in (record.taxonomy or {}).items():
         scheme = iris.axis_scheme(axis)
         if not values:
-            w.add(s, KG.emptyKey, Literal(f"taxonomy.{axis}"))
+            w.add(s, KG.emptyKey, word(f"taxonomy.{axis}"))
         for i, item in enumerate(values):
             t = iris.part(s, "taxonomy", segment(axis), str(i))
             concept = iris.taxonomy_concept(axis, item.value)
@@ -107,7 +107,7 @@ def _taxonomy(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> None:
             w.add(t, KG.axis, scheme)
             if i:  # position 0 is the default: most axes hold one value
                 w.add(t, KG.position, value_literal(i))
-            w.add(t, KG.taxonomyValue, Literal(item.value))
+            w.add(t, KG.taxonomyValue, word(item.value))
             w.add(t, KG.concept, concept)
             w.fields(t, item, TAXONOMY_FIELDS, TAXONOMY_EXPECTED)
             w.extra(iris, t, item.extra)
@@ -145,11 +145,11 @@ def _cells(w: GraphWriter, iris: Iris, s: NamedNode, record: Record) -> None:
         w.add(c, RDF.type, KG.Cell)
         w.add(c, KG.column, column)
         w.fields(c, cell, CELL_FIELDS, CELL_EXPECTED)
-        w.extra(iris, c, cell.extra)
+        if cell.extra:
+            w.extra(iris, c, cell.extra)
         _column(w, column, column_slug)
-        family = feature_family(column_slug)
-        if family is not None:
-            w.add(c, KG.featureState, Literal(cell_feature_state(cell)))
+        if feature_family(column_slug) is not None:
+            w.add(c, KG.featureState, word(cell_feature_state(cell)))
 
 
 def _column(w: GraphWriter, column: NamedNode, column_slug: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from .github import GITHUB_RESERVED, OWNER_PATTERN
@@ -12,6 +13,7 @@ from .suffixes import suffix_list
 from .text import clean
 
 
+@lru_cache(maxsize=1 << 14)  # hosts repeat across a catalog; the list's look-up encodes each label (IDNA)
 def registrable_domain(host: str) -> str:
     """The registrable domain of a host by the Public Suffix List: lowercase, no "www.", no port.
 

@@ -72,11 +72,15 @@ def _typed(value: Any, kinds: tuple[type, ...], at: _At, nullable: bool) -> Any:
 def _take(obj: dict, key: str, kinds: tuple[type, ...], at: _At, *, required: bool = False,
           nullable: bool = True) -> Any:
     """Value of ``key`` checked against ``kinds``; MISSING when absent and not required."""
-    if key not in obj:
+    value = obj.get(key, MISSING)
+    if value is MISSING:
         if required:
             raise at.down(key).fail("is missing")
         return MISSING
-    return _typed(obj[key], kinds, at.down(key), nullable)
+    kind = type(value)
+    if kind in kinds and kind is not int:  # the usual case, at once (an integer's range is checked below)
+        return value
+    return _typed(value, kinds, at.down(key), nullable)
 
 
 def _extra(obj: dict, known: frozenset[str]) -> dict[str, Json]:
@@ -91,7 +95,8 @@ _CELL_KEYS = frozenset({"value", "citation", "status", "tier", "last_verified_at
 
 
 def _cell(slug: str, obj: Any, at: _At) -> Cell:
-    obj = _object(obj, at)
+    if type(obj) is not dict:
+        obj = _object(obj, at)
     value = obj.get("value", MISSING)
     if isinstance(value, (dict, list)):
         raise at.down("value").fail("must be a string, a number, true/false or null")

@@ -44,6 +44,7 @@ class Run(Protocol):
     hierarchy: "Hierarchy"
     memo: dict[Any, Any]
     deadline: float | None
+    bounded_patterns: bool  # the shapes' patterns need no time limit (kg's own)
 
     def conforms(self, shape: Any, node: Term) -> bool: ...
 

@@ -98,6 +98,10 @@ def _pattern(shapes: Facts, node: Term, pattern: Term) -> Component:
                                  f'{error}') from None
 
     def matches(run: Run, focus: Term, value: Term) -> bool:
+        if run.bounded_patterns:  # kg's own patterns: microseconds, whatever the value
+            if run.deadline is not None and time.monotonic() > run.deadline:
+                raise OutOfTime("the validation did not finish before its deadline")
+            return regex.search(value.value) is not None
         limit = MATCH_SECONDS if run.deadline is None else min(MATCH_SECONDS, run.deadline - time.monotonic())
         try:
             return regex.search(value.value, timeout=max(limit, 0.001)) is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Generic, Iterator, TypeVar
+from typing import Any, Generic, Iterator, TypeVar
 
 from ..errors import RecordError
 from ..records import Edge, Record, edge_from_json, record_from_json
@@ -35,6 +35,7 @@ class Checked(Generic[Item]):
     error: RecordError | None = None
     warnings: list[RecordError] = field(default_factory=list)
     size: int = 0  # a record's size as UTF-8 JSON (what the ingest weighs its batches by)
+    raw: Any = None  # a good record's JSON as read (what a worker process of the ingest is sent)
 
 
 MAX_RECORD_CELLS = 2000  # the catalog's records hold about 25 cells
@@ -83,7 +84,7 @@ class ItemChecker:
                 yield checked
                 continue
             seen_here[record.id] = index
-            checked.item, checked.size = record, size
+            checked.item, checked.size, checked.raw = record, size, raw
             checked.warnings = record_warnings(record, batch.source, index)
             yield checked
 

@@ -41,8 +41,8 @@ The package's private modules, from the class down (a module calls only those li
     _checked      the damage check of a generation, run once and remembered in a kept marker
 
 Besides the class, the names other packages use: ``GraphTriples`` (a graph's triples, written
-as N-Quads text once, on the mapping side), ``storage_error`` (a fault met while iterating
-query results, as a StoreError), and the one public module, :mod:`kg.store.kept`: what kg keeps
+as N-Quads text once, on the mapping side), ``GraphText`` (a graph's text made in another process),
+``storage_error`` (a fault met while iterating query results, as a StoreError), and the one public module, :mod:`kg.store.kept`: what kg keeps
 beside a generation (``KeptFile``, ``KeptDatabase``: the damage marker, the words index, the
 remembered answers), each bound to the generation's data by a digest. Nothing outside the package
 sees a store folder's layout: the current version of a folder is read through
@@ -56,8 +56,8 @@ from ._faults import storage_error
 from ._graphstore import (
     DEFAULT_STORE, FORMATS, MEMORY, GraphStore, default_store_path, literal_text, transactional,
 )
-from ._nquads import GraphTriples
+from ._nquads import GraphText, GraphTriples
 from .kept import KeptDatabase, KeptFile, KeptFileIgnored
 
-__all__ = ["DEFAULT_STORE", "FORMATS", "MEMORY", "GraphStore", "GraphTriples", "KeptDatabase", "KeptFile",
-           "KeptFileIgnored", "default_store_path", "literal_text", "storage_error", "transactional"]
+__all__ = ["DEFAULT_STORE", "FORMATS", "MEMORY", "GraphStore", "GraphText", "GraphTriples", "KeptDatabase",
+           "KeptFile", "KeptFileIgnored", "default_store_path", "literal_text", "storage_error", "transactional"]

@@ -30,13 +30,14 @@ class CoreShapes:
 
     ``names``: rule names of shapes (by their rdflib or pyoxigraph term; otherwise our
     shapes' local names); ``subclasses``: (sub, super) class IRIs that hold in all data
-    (the ontology); ``skip``: shapes whose targets are checked elsewhere.
+    (the ontology); ``skip``: shapes whose targets are checked elsewhere; ``ours``: kg's own shapes,
+    whose patterns run in time linear in the value, so that they match without a time limit each.
     """
 
     def __init__(self, triples: Iterable[Any], iris: Iris, subclasses: Iterable[tuple[str, str]] = (), *,
-                 names: Mapping[Any, str] | None = None, skip: Iterable[Any] = ()) -> None:
+                 names: Mapping[Any, str] | None = None, skip: Iterable[Any] = (), ours: bool = False) -> None:
         self.engine = Engine(triples, subclasses=[(NamedNode(a), NamedNode(b)) for a, b in subclasses],
-                             skip=skip)
+                             skip=skip, bounded_patterns=ours)
         self.owner = Owner(iris)
         self.names = {_text(k): v for k, v in (names or {}).items()}
         self.reads = self.engine.reads
@@ -93,4 +94,4 @@ def our_shapes_triples(iris: Iris, *, cross: bool = False) -> list[Any]:
 def core_shapes(base: str, subclasses: tuple[tuple[str, str], ...] = ()) -> CoreShapes:
     """Our record-local shapes for ``base``, compiled (once per process)."""
     iris = Iris(base)
-    return CoreShapes(our_shapes_triples(iris), iris, subclasses)
+    return CoreShapes(our_shapes_triples(iris), iris, subclasses, ours=True)
