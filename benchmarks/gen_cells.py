@@ -13,11 +13,11 @@ from gen_random import _DAY0, _date, _pick
 from gen_skeletons import Skel
 from gen_vocabulary import (CAP_SOURCES, CATALOG_REPO, COST_FEATURES, DFR_BY_SLUG, ESTIMATE_SLUGS, FEATURE_PREFIXES,
                             FEATURE_REAL, FEATURE_STATUS, FIRST_NAMES, LAST_NAMES, MTOK_SLUGS, PAPER_SLUGS, REPOISH,
-                            RESEARCH_VALUES, TAGS, TRAJECTORY_SLUGS, _rollup)
+                            RESEARCH_VALUES, TRAJECTORY_SLUGS, _rollup)
 
 
 class Ctx:
-    __slots__ = ("vendor", "gh", "registry", "third", "page", "date_ord", "date", "na_texts", "na_pool")
+    __slots__ = ("vendor", "gh", "registry", "third", "page", "date_ord", "date", "na_texts", "na_pool", "catalog")
 
 
 def _fill(template: str, sk: Skel, rng) -> str:
@@ -125,6 +125,8 @@ def _trajectory(rng, start_ord, end_ord, kind):
 
 def _seed_slug_value(model, ctx, sk, slug, tech_status, lic_value, mcp_value, indeg, rng):
     """(value, status) for one of the 86 slugs that only the seed record has."""
+    if slug in ctx.catalog:  # the cells in the catalog's own formats (gen_citations, gen_recommend_cells)
+        return ctx.catalog[slug]
     rand = rng.random
     seed_st = model.seed_status[slug]
     if slug.startswith(FEATURE_PREFIXES) or slug in COST_FEATURES:
@@ -136,28 +138,18 @@ def _seed_slug_value(model, ctx, sk, slug, tech_status, lic_value, mcp_value, in
         if st == "depth-floor-reached":
             return "searched not found", st
         return _pick(rng, ctx.na_texts), st
-    if slug in ESTIMATE_SLUGS:
+    if slug in ESTIMATE_SLUGS:  # those left: the pricing model and the benchmark sources
         r = rand()
         if r < 0.1:
             return "", "no-data"
         if r < 0.14:
             return _pick(rng, ctx.na_texts), "not-applicable"
-        if slug == "cost-tier":
-            v = _pick(rng, ("free", "low", "mid", "high", "enterprise"))
-        elif slug == "cost-pricing-model":
+        if slug == "cost-pricing-model":
             v = _pick(rng, ("subscription", "usage-based", "free", "open-source", "freemium", "enterprise-contract"))
-        elif slug in ("cost-last-verified", "capability-last-verified"):
-            v = _date(ctx.date_ord + int(rand() * 60))
-        elif slug == "capability-composite-score":
-            v = str(20 + int(rand() * 76))
-        elif slug == "capability-band":
-            v = _pick(rng, ("frontier", "strong", "competent", "limited", "experimental"))
-        elif slug == "capability-benchmark-sources":
-            v = _pick(rng, CAP_SOURCES)
         else:
-            v = ", ".join(sorted(set(_pick(rng, TAGS) for _ in range(1 + int(rand() * 3)))))
+            v = _pick(rng, CAP_SOURCES)
         return v, "estimate"
-    if slug in MTOK_SLUGS:
+    if slug in MTOK_SLUGS:  # the output cost (the input cost is a recommendation cell)
         r = rand()
         if r < 0.5:
             return "not applicable — " + _pick(rng, ("OSS, no per-token cost", "OSS plus per-user subscription, no per-token cost", "research artefact")), "not-applicable"
@@ -171,10 +163,6 @@ def _seed_slug_value(model, ctx, sk, slug, tech_status, lic_value, mcp_value, in
             if sk.has_repo and rand() < 0.85:
                 return _trajectory(rng, ctx.date_ord - 30 * (6 + int(rand() * 30)), ctx.date_ord - 30, "commit"), "real-data"
             return ("not applicable — no GitHub repo", "not-applicable") if rand() < 0.7 else ("", "no-data")
-        if slug == "citation-trajectory":
-            if sk.paperish and rand() < 0.8:
-                return _trajectory(rng, ctx.date_ord - 30 * (6 + int(rand() * 24)), ctx.date_ord - 30, "citation"), "real-data"
-            return ("not applicable — non-paper row", "not-applicable") if rand() < 0.8 else ("", "no-data")
         if not sk.paperish and rand() < 0.35:
             return _trajectory(rng, ctx.date_ord - 30 * (3 + int(rand() * 12)), ctx.date_ord - 30, "download"), "real-data"
         return ("not applicable — no package registry", "not-applicable") if rand() < 0.6 else ("", "no-data")

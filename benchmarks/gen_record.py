@@ -12,8 +12,10 @@ import random
 import re
 
 from gen_cells import Ctx, _cell, _seed_slug_value
+from gen_citations import citation_cells
 from gen_model import Model, _is_gh
 from gen_random import _DAY0, _date, _hex, _pick, _ts
+from gen_recommend_cells import category, recommend_cells, recommend_provenance
 from gen_skeletons import Skel
 from gen_vocabulary import (AUTHORS, AXES, CATALOG_PAGE, DECAY_CAUSES, DECAY_EVIDENCE, GENERIC_NA, MODEL_IDS,
                             PROVENANCE_SOURCES, SCRAPERS, _label)
@@ -119,6 +121,9 @@ def _record(model: Model, sk: Skel, seed: int, indeg: int):
         cells[slug] = _cell(model, ctx, sk, slug, value, status, rng)
     ctx.na_texts = na_site or GENERIC_NA
     tech_status = [cells[s]["status"] for s in model.tech_slugs]
+    # the cells the catalog's own tools read, in its formats, drawn together so that they agree
+    ctx.catalog = {**recommend_cells(rng, category(sec, sk.paperish), date_ord, ctx.na_texts),
+                   **citation_cells(rng, sk.paperish)}
 
     for slug in model.slugs:
         if slug in cells:
@@ -126,6 +131,10 @@ def _record(model: Model, sk: Skel, seed: int, indeg: int):
         value, status = _seed_slug_value(model, ctx, sk, slug, tech_status, lic_value, mcp_value, indeg, rng)
         cells[slug] = _cell(model, ctx, sk, slug, value, status, rng)
     cells = {s: cells[s] for s in model.slugs}
+    for slug, path in (("citation-trajectory", "api.semanticscholar.org/graph/v1/paper/"),
+                       ("citations", "www.semanticscholar.org/paper/")):
+        if cells[slug]["status"] == "real-data":  # as the catalog cites them: the paper on Semantic Scholar
+            cells[slug].update(citation="https://" + path + _hex(rng, 40), tier="T2", source_class="third-party")
 
     fd = cells["freshness-date"]
     if "last_verified_at" in fd:
@@ -166,6 +175,9 @@ def _record(model: Model, sk: Skel, seed: int, indeg: int):
                 p["verified_at"] = _ts(min(t_rec + 60 + int(rand() * 20 * 1440), date_ord * 1440 + 1439))
             prov[slug] = p
         rec["_provenance"] = prov
+    catalog_prov = recommend_provenance(rng, cells, date_ord)
+    if catalog_prov:
+        rec.setdefault("_provenance", {}).update(catalog_prov)
 
     # lifecycle, decay
     decayed = rand() < 0.03

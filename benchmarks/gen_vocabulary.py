@@ -186,9 +186,6 @@ FIRST_NAMES = ("Alex", "Priya", "Chen", "Sofia", "Mateo", "Aisha", "Jonas", "Yuk
 LAST_NAMES = ("Nguyen", "Okafor", "Schmidt", "García", "Kowalski", "Tanaka", "Haddad", "Müller", "Rossi",
               "Patel", "Kim", "Ivanova", "Dubois", "Andersen", "O'Brien", "Zhang", "Sato", "Novák")
 
-TAGS = ("scoped-agentic", "long-running-session", "memory-augmented-chat", "multi-agent-coordination",
-        "coding-assistant", "enterprise-search", "personal-knowledge", "customer-support",
-        "research-prototype", "embodied-control", "document-qa", "voice-assistant")
 CAP_SOURCES = ("general capability estimate — no specific benchmark recalled",
                "LoCoMo + LongMemEval (vendor-reported)", "SWE-bench Verified (public leaderboard)",
                "MTEB (public leaderboard)", "paper tables only", "Arena Elo (2026-05 snapshot)")
