@@ -1,27 +1,21 @@
 """SIGKILL during ``kg ingest``: the store is the whole previous version or the whole new one,
-quad for quad, never a mix, and the next writer's clean-up leaves nothing behind. A reduced run
-of ``benchmarks/crash_bench.py`` (a few kills on 60 records); the benchmark does 20 kills
-during a fresh build of the whole catalog (benchmarks/results/crash.md).
+quad for quad, never a mix, and the next writer's clean-up leaves nothing behind: a few kills on
+60 records in each mode, by the harness of ``tests/crash_kills.py``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-RECORDS = 60  # records per version (the benchmark kills builds of the whole catalog)
+RECORDS = 60  # records per version
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("crash_bench", ROOT / "benchmarks" / "crash_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("crash_bench", module)
-    spec.loader.exec_module(module)
-    return module
+    import crash_kills
+
+    return crash_kills
 
 
 def _check(outcomes, info, allowed):

@@ -14,40 +14,32 @@ next writer's clean-up (an empty write session) must then leave only the current
 generation in the folder. Every few kills the interrupted ingest is run again to
 completion and the store must be entirely version 2.
 
-    python benchmarks/crash_bench.py [--mode fresh] [--kills 20] [--records 912] [--seed 7]
-                                     [--recover-every 5] [--out benchmarks/results/crash.md]
-
-``tests/test_crash_safety.py`` runs the same harness with fewer kills.
+Used by ``tests/test_crash_safety.py`` (a few kills on 60 records, in each mode); ``run(kills=20,
+records=912, ...)`` is the whole-catalog run (it was ``benchmarks/crash_bench.py``, a benchmark that is
+no speed measure).
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import os
-import platform
 import random
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.ingestion import ingest_paths
+from kg.store import _generations as generations
+from kg.store import GraphStore
+from kg.vocab import Iris
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from kg.ingestion import ingest_paths  # noqa: E402
-import pyoxigraph  # noqa: E402
-
-from kg.store import _generations as generations  # noqa: E402
-from kg.store import GraphStore  # noqa: E402
-from kg.vocab import Iris  # noqa: E402
 
 IRIS = Iris()
 DATA = ROOT / "data"
@@ -288,89 +280,3 @@ def run(kills: int, records: int, seed: int, folder: Path, recover_every: int = 
 def _total(path: Path) -> int:
     store = GraphStore.open_existing(path, read_only=True)
     return store.count("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
-
-
-def report(outcomes: list[Outcome], info: dict, args: argparse.Namespace, seconds: float) -> str:
-    finished = [o for o in outcomes if o.finished_before_kill]
-    outcomes = [o for o in outcomes if not o.finished_before_kill]
-    states = Counter(o.state for o in outcomes)
-    broken = [o for o in outcomes if o.state in ("BROKEN", "MIXED") or o.leftovers]
-    recovered = [o.recovered for o in outcomes if o.recovered is not None]
-    fresh = info["mode"] == "fresh"
-    start = ("an empty folder (no store)" if fresh else
-             f"an on-disk store holding version 1 of {info['records']} real records and the real edges between them")
-    lines = [
-        f"# Crash safety: SIGKILL during `kg ingest` ({'fresh build' if fresh else 'replace'})",
-        "",
-        f"Command: `python benchmarks/crash_bench.py --mode {info['mode']} --kills {args.kills} "
-        f"--records {args.records} --seed {args.seed} --recover-every {args.recover_every}`",
-        "",
-        f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-        f"pyoxigraph {pyoxigraph.__version__}; {os.cpu_count()} cores.",
-        "",
-        f"Setup: {start}; `kg ingest` writes version 2 of {info['records']} records, their edges and the catalog "
-        f"header ({info['totals']['v2']} quads in all; the previous version has {info['totals']['v1']}). A whole "
-        f"version-2 ingest took {info['full_ingest_s']:.1f} s here (median of {len(info['durations'])} complete "
-        f"runs, {min(info['durations']):.1f} to {max(info['durations']):.1f} s on this shared machine); each kill "
-        f"lands after a uniform random delay in [{info['window'][0]:g}, {info['window'][1]:g}] x the median so far, "
-        f"from the same starting point. The check compares each record graph, the edges graph and the catalog "
-        f"graph quad for quad with a clean in-memory ingest of each version ({info['quads_v1']} and "
-        f"{info['quads_v2']} quads in the watched graphs), and the store's total with each version's; then an "
-        f"empty write session (what the next writer does first) must leave only the current generation.",
-        "",
-        "| state after the kill | kills |",
-        "|---|---:|",
-    ]
-    for state in ("no store", "all old", "all new", "MIXED", "BROKEN"):
-        label = "all old (an empty store: the ingest had not switched)" if fresh and state == "all old" else state
-        lines.append(f"| {label} | {states.get(state, 0)} |")
-    lines += [
-        "",
-        f"- Kills: {len(outcomes)} processes really killed (another {len(finished)} runs had already finished "
-        f"when their kill came; they are not counted, and were all new: "
-        f"{all(o.state == 'all new' for o in finished)}).",
-        f"- Broken or mixed stores: **{sum(1 for o in outcomes if o.state in ('BROKEN', 'MIXED'))}** "
-        f"(graphs that were a mix of old and new: {sum(len(o.mixed) for o in outcomes)}; stores that failed to "
-        f"open: {sum(1 for o in outcomes if o.open_error)}).",
-        f"- Files left behind after the next writer's clean-up: **{sum(len(o.leftovers) for o in outcomes)}**.",
-        f"- Re-running the interrupted ingest afterwards gave an all-new store in "
-        f"{sum(1 for r in recovered if r)} of {len(recovered)} tries.",
-        f"- Wall time of the whole benchmark: {seconds:.0f} s.",
-        "",
-        "Why: the whole ingest is one write session. It writes a new generation of the store (a checkpoint of "
-        "the current one: hard links) and makes it current by renaming a one-line pointer file only after "
-        "everything is written and flushed; a killed writer leaves an unreferenced generation folder, which "
-        "the next writer removes. Scope: process crashes (SIGKILL), not power loss: the pointer is fsynced, "
-        "but RocksDB's files are not synced per commit, so a power cut can lose the newest version.",
-    ]
-    if broken:
-        lines += ["", "## Broken states", ""]
-        lines += [f"- delay {o.delay:.2f} s: {o.state}: {o.open_error or ''} "
-                  f"{'mixed graphs: ' + ', '.join(o.mixed[:5]) if o.mixed else ''} "
-                  f"{'leftovers: ' + ', '.join(o.leftovers) if o.leftovers else ''}".rstrip()
-                  for o in broken]
-    return "\n".join(lines) + "\n"
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mode", choices=("fresh", "replace"), default="fresh")
-    parser.add_argument("--kills", type=int, default=20)
-    parser.add_argument("--records", type=int, default=912)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--recover-every", type=int, default=5,
-                        help="re-run the interrupted ingest to completion after every Nth kill (default 5)")
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "crash.md"))
-    args = parser.parse_args()
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kg-crash-") as tmp:
-        outcomes, info = run(args.kills, args.records, args.seed, Path(tmp), recover_every=args.recover_every,
-                             log=lambda line: print(line, file=sys.stderr, flush=True), mode=args.mode)
-    text = report(outcomes, info, args, time.perf_counter() - started)
-    Path(args.out).write_text(text, encoding="utf-8")
-    print(text)
-    return 1 if any(o.state in ("BROKEN", "MIXED") or o.leftovers for o in outcomes) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
