@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The baselines kg is measured against: an rdflib-only pipeline, and the N-Triples floor.
 
 rdflib-only pipeline, on the same records and the same triples as kg:
@@ -16,19 +15,13 @@ rdflib-only pipeline, on the same records and the same triples as kg:
 The floor: the same records mapped to the same triples, written as N-Triples text:
 what a pipeline costs that does nothing but produce its triples.
 
-``benchmarks/run.py`` times these; run alone, this prints the ingest and validation
-times of the rdflib pipeline for one catalog::
-
-    python benchmarks/baseline_rdflib.py CATALOG.json EDGES.json [--limit N] [--no-validate]
+The stages of ``stage_baselines.py`` and ``stage_bulk_load.py`` time these (``benchmarks/run.py``).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
-import sys
-import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -201,25 +194,3 @@ def query_rows(dataset: Any, text: str, limit: int | None = None) -> int:
 def validate(graph: Any) -> Any:
     """Stock pySHACL once over the whole graph with every shape (kg.validation's reference run)."""
     return _module("kg.validation").validate_monolithic(graph)
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("catalog")
-    ap.add_argument("edges")
-    ap.add_argument("--limit", type=int, default=None, help="the first N records only")
-    ap.add_argument("--no-validate", action="store_true")
-    args = ap.parse_args(argv)
-    started = time.perf_counter()
-    dataset = build_dataset(kg_quads(args.catalog, args.edges, args.limit))
-    print(f"rdflib ingest: {len(dataset):,} quads in {time.perf_counter() - started:.1f} s")
-    if not args.no_validate:
-        graph = build_union_graph(kg_quads(args.catalog, args.edges, args.limit))
-        started = time.perf_counter()
-        report = validate(graph)
-        print(f"pySHACL (monolithic): {len(report.results):,} results in {time.perf_counter() - started:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,8 +6,8 @@
   time and peak RSS from ``os.wait4`` (the figure ``/usr/bin/time -v`` prints);
 * ``run_child(spec, timeout, script)``: one stage in a fresh process (``script --child SPEC``
   prints its result after ``RESULT_MARK``), with the machine's load around it (``noise``);
-* ``machine_info()`` / ``machine_line()``: the machine and versions, for a report's header;
-* ``fmt_s`` / ``fmt_ms`` / ``md_row``: the cells and rows of a report's tables.
+* ``machine_info()``: the machine, the versions and kg's commit, for the report's paragraph on how it ran;
+* ``fmt_s`` / ``fmt_ms``: the cells of a report's tables.
 
 Standard library only, and nothing heavy at import: a process that measures a child's peak RSS
 stays small (Linux counts the parent's RSS at the fork in the child's peak).
@@ -120,9 +120,14 @@ def run_command(argv: list[str], *, cwd: Path = ROOT, stdout: int | IO[Any] | No
                 stderr: int | IO[Any] | None = subprocess.DEVNULL, timeout: float | None = None,
                 preexec_fn: Callable[[], None] | None = None) -> dict[str, Any]:
     """Run ``argv`` as a child process to its end: its wall time, exit code, and its own CPU time and peak
-    RSS (its waited-for children's included) from ``os.wait4``; killed after ``timeout`` seconds."""
+    RSS (its waited-for children's included) from ``os.wait4``; killed after ``timeout`` seconds.
+    ``stdout=subprocess.PIPE``: its output read to the end as it comes, and counted (``stdout_bytes``)."""
     started = time.perf_counter()
     child = subprocess.Popen(argv, cwd=cwd, stdout=stdout, stderr=stderr, preexec_fn=preexec_fn)
+    read = [0]
+    drain = threading.Thread(target=_drain, args=(child.stdout, read), daemon=True) if child.stdout else None
+    if drain:
+        drain.start()
     killed = threading.Event()
 
     def kill() -> None:
@@ -137,9 +142,18 @@ def run_command(argv: list[str], *, cwd: Path = ROOT, stdout: int | IO[Any] | No
     finally:
         if timer:
             timer.cancel()
+    if drain:
+        drain.join()
+        child.stdout.close()  # type: ignore[union-attr]
     child.returncode = os.waitstatus_to_exitcode(status)
     return {"seconds": time.perf_counter() - started, "code": child.returncode, "cpu_s": _cpu(usage),
-            "peak_rss_mb": usage.ru_maxrss / 1024, "timed_out": killed.is_set()}
+            "peak_rss_mb": usage.ru_maxrss / 1024, "timed_out": killed.is_set(), "stdout_bytes": read[0]}
+
+
+def _drain(pipe: IO[bytes], read: list[int]) -> None:
+    """Read ``pipe`` to its end, counting its bytes in ``read[0]``."""
+    while chunk := pipe.read(1 << 16):
+        read[0] += len(chunk)
 
 
 # ---------------------------------------------------------------------------
@@ -245,26 +259,21 @@ def machine_info() -> dict[str, Any]:
     except OSError:
         pass
     versions = {}
-    for name in ("pyoxigraph", "rdflib", "pyshacl", "networkx", "igraph", "scipy", "matplotlib"):
+    for name in ("pyoxigraph", "oxigraph", "rdflib", "pyshacl", "networkx", "igraph", "scipy", "matplotlib"):
         try:
             versions[name] = md.version(name)
         except md.PackageNotFoundError:
             versions[name] = None
-    commit = None
+    commit, dirty = None, None
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                                 text=True).stdout.strip() or None
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                                    capture_output=True, text=True).stdout.strip())
     except OSError:
         pass
     return {"platform": platform.platform(), "python": platform.python_version(), "cpu": cpu,
-            "cores": os.cpu_count(), "memory_mb": mem, "versions": versions, "git_commit": commit}
-
-
-def machine_line() -> str:
-    """Cores, load average and Python, for a report's header."""
-    load = os.getloadavg()
-    return (f"{platform.machine()}, {len(os.sched_getaffinity(0))} cores, Python {platform.python_version()}; "
-            f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min) when the report was written")
+            "cores": os.cpu_count(), "memory_mb": mem, "versions": versions, "git_commit": commit, "dirty": dirty}
 
 
 # ---------------------------------------------------------------------------
@@ -287,11 +296,6 @@ def fmt_s(value: float | None) -> str:
 def fmt_ms(value: float | None) -> str:
     """Milliseconds ("–" for none)."""
     return "–" if value is None else (f"{value:.1f}" if value >= 10 else f"{value:.2f}")
-
-
-def md_row(*cells: object) -> str:
-    """One row of a markdown table."""
-    return "| " + " | ".join(str(cell) for cell in cells) + " |"
 
 
 def rel_path(path: Path) -> str:

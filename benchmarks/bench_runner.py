@@ -1,9 +1,8 @@
-"""The benchmark runner: every chosen stage of every size and repeat in its own process, into a results file.
+"""The benchmark runner: every chosen stage of every size and repeat in its own process, into one results file.
 
-``run_all(args, steps)`` generates (or reuses) each size's catalog, runs the steps ``steps(size,
+``run_all(args, steps)`` generates (or reuses) each size's catalog, runs the stages ``steps(size,
 repeat)`` gives, each in a fresh process (``bench_stages``; the queries stage in as many as its time
-limits need), saves the results after each, and runs the profiles; ``merge_results`` replaces the
-stages of an earlier results file by those run again.
+limits need), saves the results after each, and runs the profiles. One command, one sitting, one file.
 """
 
 from __future__ import annotations
@@ -17,12 +16,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bench_catalogs import ensure_data
-from bench_harness import machine_info, rel_path, run_child
-from bench_stages import SCRIPT
-from stage_queries import run_queries
+from bench_harness import machine_info, run_child
+from bench_stages import SCRIPT, Stage
 
-# (implementation: "kg" or "baseline", stage, what the stage's spec adds) for one repeat at one size
-Steps = Callable[[int, int], list[tuple[str, str, dict]]]
+# the stages of one repeat at one size, each with what its spec adds
+Steps = Callable[[int, int], list[tuple[Stage, dict]]]
 
 
 class Results:
@@ -34,7 +32,7 @@ class Results:
         self.doc: dict[str, Any] = {
             "meta": {"command": "python benchmarks/run.py " + " ".join(args.argv),
                      "started": _dt.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
-                     "args": {k: v for k, v in vars(args).items() if k != "argv"}},
+                     "args": {k: v for k, v in vars(args).items() if k != "argv"}, "note": args.note},
             "data": {}, "runs": [], "profiles": {},
         }
 
@@ -50,7 +48,7 @@ class Results:
 
 
 def run_all(args: argparse.Namespace, steps_of: Steps) -> Path:
-    """Run the steps of every size and repeat; the path of the results file (the merged one with --merge-into)."""
+    """Run the steps of every size and repeat; the path of the results file."""
     work = Path(args.work)
     scratch = work / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
@@ -68,10 +66,7 @@ def run_all(args: argparse.Namespace, steps_of: Steps) -> Path:
         if args.profile and size == min(args.sizes):
             run_profiles(args, results, base, work / f"store-profile-{size}")
     results.save()
-    if not args.keep_data:
-        shutil.rmtree(scratch, ignore_errors=True)
-    if args.merge_into:
-        return merge_results(Path(args.merge_into), results.doc, Path(args.out) / f"run-{stamp}-merged.json")
+    shutil.rmtree(scratch, ignore_errors=True)
     return out_path
 
 
@@ -80,30 +75,27 @@ def base_spec(args: argparse.Namespace, data: dict, scratch: Path, size: int) ->
     return {"size": size, "catalog": data["catalog"], "edges_file": data["edges_file"],
             "changed": data["changed"], "scratch": str(scratch), "warm": args.query_warm if size < args.large_size
             else args.large_query_warm, "timeout_each": args.rdflib_timeout,
-            "query_timeout": args.query_timeout, "memory_mb": args.memory_limit}
+            "query_timeout": args.query_timeout, "memory_mb": args.memory_limit, "quick": args.quick}
 
 
-def run_repeat(args: argparse.Namespace, results: Results, base: dict, steps: list[tuple[str, str, dict]],
+def run_repeat(args: argparse.Namespace, results: Results, base: dict, steps: list[tuple[Stage, dict]],
                store: Path, repeat: int) -> None:
     """One repeat of ``steps`` at one size, on a fresh store (kg's stages after the ingest need its store)."""
     size = base["size"]
-    if not args.reuse_store:
-        shutil.rmtree(store, ignore_errors=True)
-    for impl, stage, extra in steps:
-        if stage != "ingest" and impl == "kg" and not store.exists():
+    shutil.rmtree(store, ignore_errors=True)
+    for stage, extra in steps:
+        if stage.needs_store and not store.exists():
             continue
-        spec = {**base, **extra, "stage": stage, "store": str(store)}
-        results.log(f"[{size} #{repeat + 1}] {stage} ...")
-        run = run_queries if stage == "queries" else run_child
-        out = run(spec, args.timeout, SCRIPT)
-        out.update(size=size, repeat=repeat, stage=stage, impl=impl, limit=spec.get("limit"))
+        spec = {**base, **extra, "stage": stage.name, "store": str(store)}
+        results.log(f"[{size} #{repeat + 1}] {stage.name} ...")
+        out = (stage.parent or run_child)(spec, args.timeout, SCRIPT)
+        out.update(size=size, repeat=repeat, stage=stage.name, impl=stage.impl, limit=spec.get("limit"))
         results.doc["runs"].append(out)
-        shown = (f"{out['wall_s']:.2f} s, {out['peak_rss_mb']:.0f} MB" if out.get("wall_s") is not None
-                 else out.get("note") or out.get("error"))
-        results.log(f"    {shown}  (others' CPU {out['noise']['others_cpu_share'] or 0:.0%})")
+        shown = (f"{out['wall_s']:.2f} s, {out.get('peak_rss_mb', 0):.0f} MB" if out.get("wall_s") is not None
+                 else out.get("note") or out.get("error") or "done")
+        results.log(f"    {shown}  (others' CPU {out['noise'].get('others_cpu_share') or 0:.0%})")
         results.save()
-    if not args.reuse_store:
-        shutil.rmtree(store, ignore_errors=True)
+    shutil.rmtree(store, ignore_errors=True)
 
 
 def run_profiles(args: argparse.Namespace, results: Results, base: dict, store: Path) -> None:
@@ -116,21 +108,3 @@ def run_profiles(args: argparse.Namespace, results: Results, base: dict, store: 
         results.doc["profiles"][f"{what}-{size}"] = out
         results.save()
     shutil.rmtree(store, ignore_errors=True)
-
-
-def merge_results(earlier_path: Path, later: dict, out_path: Path) -> Path:
-    """``earlier_path``'s results with every (size, stage) that ``later`` measured replaced
-    by the later runs (stages run again after a fix); the reruns are listed in the meta."""
-    earlier = json.loads(earlier_path.read_text(encoding="utf-8"))
-    redone = {(r["size"], r["stage"]) for r in later["runs"]}
-    merged = dict(earlier)
-    merged["runs"] = [r for r in earlier["runs"] if (r["size"], r["stage"]) not in redone] + [
-        {**r, "rerun": True} for r in later["runs"]]
-    merged["data"] = {**earlier["data"], **later["data"]}
-    merged["profiles"] = {**earlier.get("profiles", {}), **later.get("profiles", {})}
-    merged["meta"] = {**earlier["meta"], "reruns": earlier["meta"].get("reruns", []) + [{
-        "command": later["meta"]["command"], "started": later["meta"]["started"],
-        "finished": later["meta"].get("finished"), "git_commit": later["meta"]["machine"].get("git_commit"),
-        "from": rel_path(earlier_path), "stages": sorted({f"{stage} at {size:,}" for size, stage in redone})}]}
-    out_path.write_text(json.dumps(merged, indent=1, default=str), encoding="utf-8")
-    return out_path

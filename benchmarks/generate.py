@@ -40,8 +40,11 @@ clock, no ``hash()`` and no set iteration order. Standard library only.
 The generator is split by concept, each module beside this one: ``gen_random`` (deterministic
 helpers), ``gen_vocabulary`` (constants and seed-like texts), ``gen_model`` (the learned
 distributions), ``gen_skeletons`` and ``gen_edges`` (phase 1), ``gen_record`` and ``gen_cells``
-(phase 2), ``gen_catalog`` (the API above) and ``gen_writer`` (the streaming writer). This file is
-the command line and the public names.
+(phase 2; ``gen_citations`` and ``gen_recommend_cells`` write the cells the catalog's own tools read
+in its own formats, as ``../shared/data/full-shape/README.md`` gives them: yearly citation
+trajectories, "N cites M/yr", the 8 use-case tags, cost tiers, capability bands and scores,
+``*-last-verified`` dates, ``_provenance`` per cell), ``gen_catalog`` (the API above) and
+``gen_writer`` (the streaming writer). This file is the command line and the public names.
 """
 
 from __future__ import annotations

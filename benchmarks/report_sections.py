@@ -1,11 +1,11 @@
-"""The benchmark report's computed sections: the reading, noise, skipped stages, named queries, endpoint.
+"""The benchmark report's computed sections: how it ran, the reading, the stages not run, the named queries.
 """
 
 from __future__ import annotations
 
 import statistics
 
-from bench_harness import BENCH, fmt_s
+from bench_harness import fmt_s
 from report_summary import changed_count, median, per_record_ms, stage_records
 
 
@@ -86,21 +86,28 @@ def common_query_totals(ours: list[dict], theirs: list[dict]) -> tuple[float, fl
     return sum(mine[n] for n in common), sum(other[n] for n in common)
 
 
-def noise_paragraph(results: dict) -> str:
-    """How busy the machine was during the stages ("" without any figure)."""
-    shares = [r["noise"]["others_cpu_share"] for r in results["runs"] if r.get("noise", {}).get("others_cpu_share")
-              is not None]
-    loads = [r["noise"]["load1_before"] for r in results["runs"] if "noise" in r]
-    if not shares:
-        return ""
-    busy = sum(1 for s in shares if s > 0.25)
-    return (f"**Noise.** The machine was shared with other work while this ran: other processes used a median "
-            f"{statistics.median(shares):.0%} (max {max(shares):.0%}) of the machine's CPU during a stage, and "
-            f"{busy} of {len(shares)} stages ran while others took more than a quarter of it; the 1-minute load "
-            f"average was {min(loads):.1f} to {max(loads):.1f} on {results['meta']['machine']['cores']} cores. Noise "
-            "only slows a run down, so the minima are the better estimate of the cost; the CPU column is less "
-            "sensitive to it than wall time. Each stage's own figures are in the raw results "
-            "(`noise` of each run).")
+def how_it_ran(results: dict, results_path: str) -> str:
+    """One paragraph: the command, when (one sitting), the machine, how busy it was, kg's commit, the raw results."""
+    meta, machine = results["meta"], results["meta"]["machine"]
+    shares = [r["noise"]["others_cpu_share"] for r in results["runs"]
+              if r.get("noise", {}).get("others_cpu_share") is not None]
+    loads = [value for r in results["runs"] if "noise" in r
+             for value in (r["noise"].get("load1_before"), r["noise"].get("load1_after")) if value is not None]
+    versions = ", ".join(f"{k} {v}" for k, v in machine["versions"].items() if v)
+    busy = (f"other processes took a median {statistics.median(shares):.0%} of the machine's CPU during a stage "
+            f"(at most {max(shares):.0%}; {sum(1 for s in shares if s > 0.25)} of {len(shares)} stages ran while "
+            f"they took more than a quarter), and the 1-minute load average was {min(loads):.1f} to "
+            f"{max(loads):.1f}" if shares and loads else "the machine's load was not read")
+    commit = machine.get("git_commit") or "?"
+    if machine.get("dirty"):
+        commit += " (with changes not committed)"
+    note = f" {meta['note'].strip()}" if meta.get("note", "").strip() else ""
+    return (f"**How it ran.** `{meta['command']}`, in one sitting from {meta['started'].replace('T', ' ')} to "
+            f"{meta.get('finished', '?').replace('T', ' ')}, on one machine: {machine['cpu'] or 'unknown CPU'}, "
+            f"{machine['cores']} cores, {machine['memory_mb']:,} MB memory, {machine['platform']}, Python "
+            f"{machine['python']} ({versions}); kg at commit {commit}. While it ran {busy}; noise only slows a run "
+            f"down, so the minima and the CPU times are the steadier figures.{note} Every figure on this page comes "
+            f"from `{results_path}`; `python benchmarks/run.py --report-only {results_path}` renders the page again.")
 
 
 def skipped_notes(results: dict, sizes: list[int]) -> list[str]:
@@ -176,38 +183,3 @@ def query_table(results: dict, summary: dict, sizes: list[int]) -> str:
         lines.append(f"| {name} |" + "".join(cells) + f" {rcell} | {same} |")
     lines.append("")
     return "\n".join(lines)
-
-
-def endpoint_section() -> str:
-    """The endpoint under load: the first table of results/serve.md (benchmarks/serve_load.py),
-    which this harness does not run itself."""
-    serve = BENCH / "results" / "serve.md"
-    if not serve.is_file():
-        return ""
-    text = serve.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.startswith("| clients")), None)
-    if first is None:
-        return ""
-    table = []
-    for line in lines[first:]:
-        if not line.startswith("|"):
-            break
-        table.append(line)
-    run = next((line for line in lines if line.startswith("Run ")), "")
-    return "\n".join([
-        "## The endpoint under load", "",
-        f"From [`results/serve.md`](results/serve.md) (`benchmarks/serve_load.py`, run on its own; it is not a "
-        f"stage of this harness). {run}", "", *table, "",
-        "The same file compares it, in the same sitting, with the http.server stack of before and with the "
-        "figures of 2026-11-29.", "", *_against_oxigraph()])
-
-
-def _against_oxigraph() -> list[str]:
-    """The section benchmarks/serve_vs_oxigraph.py writes, from its results file (if run)."""
-    results = BENCH / "results" / "serve_vs_oxigraph.md"
-    if not results.is_file():
-        return []
-    from serve_vs_oxigraph_report import report_section
-
-    return [report_section(results), ""]

@@ -1,4 +1,4 @@
-"""The benchmark report's summaries: each (stage, size)'s medians over its repeats, and time per record.
+"""The benchmark report's summaries: each (stage, size)'s medians over its repeats, time per record, a floor's row.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ def summarise(results: dict) -> dict[tuple[str, int], dict[str, Any]]:
     for run in results["runs"]:
         if not run.get("ok") or not run.get("available", True):
             continue
+        if run["stage"] != "rdflib-exports" and run.get("wall_s") is None:
+            continue  # a stage of several figures and no one time (serve-vs-oxigraph, memory-shapes)
         if run["stage"] == "rdflib-exports":
             for fmt, got in run.get("formats", {}).items():
                 if "wall_s" in got:
@@ -62,3 +64,22 @@ def stage_records(stage: str, size: int, results: dict) -> int:
 def changed_count(results: dict) -> int:
     """The records changed for the incremental stages of a run (runs before ``--changed``: 100)."""
     return results["meta"]["args"].get("changed") or CHANGED
+
+
+def decides(results: dict) -> bool:
+    """Whether the run's figures decide floors (a --quick run decides none)."""
+    return not results["meta"]["args"].get("quick")
+
+
+def latest(results: dict, stage: str, size: int | None = None) -> dict | None:
+    """The last successful run of ``stage`` (at ``size``, or at any size) of a run that decides floors."""
+    if not decides(results):
+        return None
+    found = [r for r in results["runs"] if r.get("stage") == stage and r.get("ok")
+             and (size is None or r.get("size") == size)]
+    return found[-1] if found else None
+
+
+def check(floor: str, value: str | None, holds: bool | None) -> dict[str, Any]:
+    """One row of the floors' table: the floor, its figure (None: not measured), met or not (None: not measured)."""
+    return {"floor": floor, "value": value, "holds": holds if value is not None else None}
