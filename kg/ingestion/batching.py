@@ -17,7 +17,8 @@ RAMP = (50, 100)
 # ... and at most this much of their JSON (UTF-8): records with many cells or long texts make batches of
 # fewer records, so that what a batch holds while it is mapped and written stays near a batch of full ones
 # (250 of 9,120 generated full-shape records: 5 MiB). 200 records of 2,000 cells (45.6 MB) peaked at 3.1 GB
-# in batches of 50 and 100 records (2 million quads): benchmarks/results/memory.md.
+# in batches of 50 and 100 records (2 million quads) before this bound; benchmarks/REPORT.md's memory-shapes
+# stage measures it now.
 BATCH_BYTES = 6 * 1024 * 1024
 
 

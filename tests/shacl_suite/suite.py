@@ -1,6 +1,6 @@
 """The conformance suite's manifests read: each sht:Validate case with its data, shapes and expected report.
 
-Used by tests/test_shacl_suite.py and benchmarks/validation_engines.py. A case's
+Used by tests/test_shacl_suite.py. A case's
 expected report is compared as the W3C suite defines it: sh:conforms and the results,
 each by focus node, result path, value, source shape, source constraint component and
 severity (messages only where the expected report states them), as a multiset: each
