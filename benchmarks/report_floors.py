@@ -50,35 +50,32 @@ def query_floors(results: dict) -> Checks:
     return rows
 
 
+def _growth(results: dict, summary: dict, stage: str, size: int, limit: float, floor: str, records: int = 0) -> dict:
+    """A floor on time per record at ``size`` against 912: within ``limit`` times (``records``: the records the
+    stage handles at every size, the changed ones; else the size)."""
+    a, b = _entry(results, summary, stage, SMALL), _entry(results, summary, stage, size)
+    if not (a and b):
+        return check(floor, None, None)
+    small, big = per_record_ms(a, records or SMALL), per_record_ms(b, records or size)
+    return check(floor, f"{small:.2f} ms a record at {SMALL:,} -> {big:.2f} at {size:,}: {big / small:.2f}x",
+                 big / small <= limit)
+
+
 def incremental_floors(results: dict) -> Checks:
     """Re-ingest and revalidation of the changed records, per record: 912 -> 9,120 within 1.3x, -> 45,600 1.5x."""
-    summary, rows, changed = summarise(results), [], changed_count(results)
-    for stage, what in (("reingest-100", "re-ingest"), ("validate-incremental", "revalidation")):
-        for size, limit in ((MID, 1.3), (BIG, 1.5)):
-            a, b = _entry(results, summary, stage, SMALL), _entry(results, summary, stage, size)
-            floor = f"{what} of {changed} changed records, per record, at {size:,} within {limit:g}x of {SMALL:,}"
-            if a and b:
-                ratio = b["median_s"] / a["median_s"]
-                rows.append(check(floor, f"{1000 * a['median_s'] / changed:.1f} ms a record at {SMALL:,} -> "
-                                         f"{1000 * b['median_s'] / changed:.1f} at {size:,}: {ratio:.2f}x", ratio <= limit))
-            else:
-                rows.append(check(floor, None, None))
-    return rows
+    summary, changed = summarise(results), changed_count(results)
+    return [_growth(results, summary, stage, size, limit, f"{what} of {changed} changed records, per record, at "
+                    f"{size:,} within {limit:g}x of {SMALL:,}", changed)
+            for stage, what in (("reingest-100", "re-ingest"), ("validate-incremental", "revalidation"))
+            for size, limit in ((MID, 1.3), (BIG, 1.5))]
 
 
 def validation_floors(results: dict) -> Checks:
     """Full validation in one process, per record: at 9,120 and at 45,600 within 1.3x of 912."""
-    summary, rows = summarise(results), []
-    for size in (MID, BIG):
-        a, b = _entry(results, summary, "validate-full", SMALL), _entry(results, summary, "validate-full", size)
-        floor = f"full validation (one process), per record, at {size:,} within 1.3x of {SMALL:,}"
-        if a and b:
-            ratio = per_record_ms(b, size) / per_record_ms(a, SMALL)
-            rows.append(check(floor, f"{per_record_ms(a, SMALL):.2f} ms a record at {SMALL:,} -> "
-                                     f"{per_record_ms(b, size):.2f} at {size:,}: {ratio:.2f}x", ratio <= 1.3))
-        else:
-            rows.append(check(floor, None, None))
-    return rows
+    summary = summarise(results)
+    return [_growth(results, summary, "validate-full", size, 1.3,
+                    f"full validation (one process), per record, at {size:,} within 1.3x of {SMALL:,}")
+            for size in (MID, BIG)]
 
 
 def _pairwise(a: dict, b: dict) -> float:
@@ -90,15 +87,9 @@ def _pairwise(a: dict, b: dict) -> float:
 
 def ingest_floors(results: dict) -> Checks:
     """The in-process ingest: per record at 45,600 within 1.3x of 912; within 1.5x of bulk_load; memory at 45,600."""
-    summary, rows = summarise(results), []
-    a, b = _entry(results, summary, "ingest", SMALL), _entry(results, summary, "ingest", BIG)
-    floor = f"ingest (in-process), per record, at {BIG:,} within 1.3x of {SMALL:,}"
-    if a and b:
-        ratio = per_record_ms(b, BIG) / per_record_ms(a, SMALL)
-        rows.append(check(floor, f"{per_record_ms(a, SMALL):.2f} ms a record -> {per_record_ms(b, BIG):.2f}: "
-                                 f"{ratio:.2f}x", ratio <= 1.3))
-    else:
-        rows.append(check(floor, None, None))
+    summary = summarise(results)
+    rows = [_growth(results, summary, "ingest", BIG, 1.3, f"ingest (in-process), per record, at {BIG:,} within 1.3x "
+                    f"of {SMALL:,}")]
     for size in (SMALL, BIG):
         ours, bulk = _entry(results, summary, "ingest", size), _entry(results, summary, "bulk-load", size)
         floor = f"ingest (in-process) at {size:,} records within 1.5x of pyoxigraph's bulk_load of the same quads"
@@ -130,13 +121,11 @@ def export_floors(results: dict) -> Checks:
         dump = _entry(results, summary, "store-dump-nquads", size)
         for fmt, limit in (("nquads", 1.3), ("trig", 1.3), ("turtle", 1.3), ("jsonld", 2.0)):
             entry = _entry(results, summary, f"export-{fmt}", size)
-            floor = f"export {fmt} at {size:,} records within {limit:g}x of the store's own N-Quads dump"
-            if entry and dump:
-                ratio = _pairwise(entry, dump)
-                rows.append(check(floor, f"{entry['median_s']:.1f} s / dump {dump['median_s']:.1f} s: {ratio:.2f}x "
-                                         f"(CPU {entry['cpu_median_s'] / dump['cpu_median_s']:.2f}x)", ratio <= limit))
-            else:
-                rows.append(check(floor, None, None))
+            ratio = _pairwise(entry, dump) if entry and dump else 0.0
+            rows.append(check(f"export {fmt} at {size:,} records within {limit:g}x of the store's own N-Quads dump",
+                              f"{entry['median_s']:.1f} s / dump {dump['median_s']:.1f} s: {ratio:.2f}x (CPU "
+                              f"{entry['cpu_median_s'] / dump['cpu_median_s']:.2f}x)" if entry and dump else None,
+                              ratio <= limit))
     return rows
 
 
