@@ -2,8 +2,9 @@
 
 Each ``Stage`` names the function that measures it (in a ``stage_*.py`` module), whose it is (kg's or
 a baseline's), how often it runs (``scope``: every repeat of every size, the first repeat of each size,
-or once a run), at which sizes (``when``), whether ``--quick`` runs it, what its spec adds to the
-size's (``extra``) and whether it needs the store the ``ingest`` stage built. ``STAGES`` lists them in
+or once a run), at which sizes (``when``), whether ``--quick`` runs it, whether the default run does
+(``default``: the costly comparisons that decide no floor run with ``--all`` only), what its spec adds
+to the size's (``extra``) and whether it needs the store the ``ingest`` stage built. ``STAGES`` lists them in
 the order they run; ``benchmarks/run.py`` picks from it, ``bench_runner`` runs each in a fresh
 process, ``python benchmarks/bench_stages.py --child SPEC`` (SPEC: the stage's JSON spec), which
 prints its result for ``bench_harness.run_child``.
@@ -11,6 +12,8 @@ prints its result for ``bench_harness.run_child``.
 Adding a stage: write ``stage_NAME.py`` with a function ``stage_NAME(spec) -> dict`` (its figures; a
 ``wall_s`` when it has one time), add one ``Stage(...)`` line below, and, if it decides a floor, one
 function in ``report_floors.py`` (and a section in ``report_render.py`` if its figures need a table).
+The engines stage of issue 52 is such a row already (``substrate-risk-engines``, ``stage_engines.py``):
+it measures once ``benchmarks/engines_bench.py`` is here and Jena and Virtuoso are installed.
 """
 
 from __future__ import annotations
@@ -26,15 +29,18 @@ from typing import Callable
 
 import baseline_rdflib as baseline
 from bench_harness import child_result
+from stage_advice import stage_advice
 from stage_analyse import stage_analyse
 from stage_baselines import (stage_floor, stage_rdflib_exports, stage_rdflib_ingest, stage_rdflib_queries,
                              stage_rdflib_validate)
 from stage_builds import stage_build_vs_bulk_load, stage_bundled_vs_bulk_load
 from stage_bulk_load import stage_bulk_load
 from stage_commands import stage_commands
+from stage_engines import stage_substrate_risk_engines
 from stage_export import stage_export, stage_store_dump
 from stage_ingest import stage_ingest, stage_reingest
 from stage_memory import stage_memory_shapes
+from stage_patterns import stage_pattern_engines
 from stage_profile import stage_profile
 from stage_queries import run_queries, stage_queries
 from stage_serve import stage_serve_vs_oxigraph
@@ -70,6 +76,7 @@ class Stage:
     scope: str = "repeat"  # "repeat": every repeat of each size; "size": its first repeat; "run": once, first size
     when: When = _always
     quick: bool = True  # run in --quick (with the tiny figures its extra gives there)
+    default: bool = True  # run without --all (False: a costly comparison no floor reads; --quick runs it)
     extra: Extra = _nothing
     needs_store: bool = True  # reads the store the ingest stage built at this size (kg's stages)
     parent: Callable[..., dict] | None = field(default=None)  # run in the parent instead (several children)
@@ -79,6 +86,8 @@ class Stage:
         if self.scope == "size" and repeat or self.scope == "run" and (repeat or size != args.sizes[0]):
             return False
         if args.quick and not self.quick or args.stages and self.name not in args.stages:
+            return False
+        if not (self.default or args.all or args.quick or self.name in args.stages):
             return False
         if self.impl == "kg" and args.baselines_only or self.impl == "baseline" and args.no_baselines:
             return False
@@ -106,8 +115,9 @@ STAGES: list[Stage] = [
             extra=lambda n, a, fmt=fmt: {"format": fmt}) for fmt in EXPORT_FORMATS],
     Stage("store-dump-nquads", stage_store_dump, when=lambda n, a: n <= a.export_max),
     Stage("validate-dask", stage_validate_dask, when=lambda n, a: n <= min(a.full_validate_max, a.dask_max),
-          quick=False),
+          quick=False, default=False),
     Stage("queries", stage_queries, parent=run_queries),
+    Stage("advice", stage_advice, scope="size", extra=_rounds("advice_rounds")),
     Stage("analyse", stage_analyse),
     # whole commands on the store the ingest built, before the changed records change it
     Stage("commands", stage_commands, scope="size", extra=lambda n, a: {
@@ -128,9 +138,9 @@ STAGES: list[Stage] = [
     *[Stage(name, run, impl="baseline", needs_store=False, when=lambda n, a: n <= a.rdflib_max, extra=_subset)
       for name, run in (("rdflib-ingest", stage_rdflib_ingest), ("rdflib-validate", stage_rdflib_validate))],
     Stage("rdflib-exports", stage_rdflib_exports, impl="baseline", scope="size", needs_store=False, extra=_subset,
-          when=lambda n, a: n <= a.rdflib_max),
+          when=lambda n, a: n <= a.rdflib_max, default=False),
     Stage("rdflib-queries", stage_rdflib_queries, impl="baseline", scope="size", needs_store=False,
-          when=lambda n, a: n <= a.rdflib_max, extra=lambda n, a: {
+          when=lambda n, a: n <= a.rdflib_max, default=False, extra=lambda n, a: {
               **_subset(n, a), **({"warm": 0, "query_timeout": QUICK_RDFLIB_QUERY_TIMEOUT} if a.quick else {})}),
     # once a run, on the bundled catalog (--quick: the size's catalog), each against its peer in turn
     Stage("bundled-vs-bulk-load", stage_bundled_vs_bulk_load, scope="run", needs_store=False, quick=False,
@@ -143,6 +153,10 @@ STAGES: list[Stage] = [
         "pairs": 1 if a.quick else a.pyshacl_pairs, "record_runs": 1 if a.quick else 5}),
     Stage("startup", stage_startup, scope="run", needs_store=False, extra=lambda n, a: {
         "runs": 1 if a.quick else a.command_runs + 2}),
+    Stage("pattern-engines", stage_pattern_engines, scope="run", needs_store=False, extra=_rounds("pattern_rounds")),
+    # issue 52: substrate-risk over --endpoint on Jena TDB2 and Virtuoso against the Oxigraph server (stage_engines.py)
+    Stage("substrate-risk-engines", stage_substrate_risk_engines, scope="run", needs_store=False, quick=False,
+          extra=lambda n, a: {"repeats": a.engine_repeats}),
 ]
 BY_NAME = {stage.name: stage for stage in STAGES}
 EXTRA_STAGES: dict[str, Callable[[dict], dict]] = {"profile": stage_profile}  # run by the runner, not planned

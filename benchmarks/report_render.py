@@ -19,6 +19,7 @@ from report_floors import floors
 from report_profile import profile_section
 from report_sections import common_query_totals, how_it_ran, query_table, reading_section, skipped_notes
 from report_serve import serve_section
+from report_tools import tools_section
 from report_summary import changed_count, decides, per_record_ms, stage_records, summarise
 
 VERDICTS = {True: "met", False: "**not met**", None: "not measured"}
@@ -31,7 +32,8 @@ def render_report(results: dict, results_path: Path, report_path: Path, plot_pat
     sections = [reading_section(results, summary, sizes), "\n".join(stage_lines(results, summary, sizes)),
                 "\n".join(ratio_lines(summary, sizes)), "\n".join(plot_lines(plot_path)),
                 query_table(results, summary, sizes), commands_section(results), serve_section(results),
-                engines_section(results), profile_section(results), "\n".join(reproduce_lines(results["meta"]["command"]))]
+                engines_section(results), tools_section(results), profile_section(results),
+                "\n".join(reproduce_lines(results["meta"]["command"]))]
     lines = [*header_lines(results), *floor_lines(results), how_it_ran(results, rel_path(results_path)), "",
              *data_lines(results, summary, sizes), *[s for s in sections if s]]
     text = "\n".join(lines).rstrip("\n") + "\n"

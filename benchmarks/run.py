@@ -14,12 +14,17 @@ store's own N-Quads dump, ``validate-dask``, ``queries`` (every named query in-p
 commands), ``reingest-100`` and ``validate-incremental`` (100 changed records, ``--incremental-rounds``
 rounds), ``build-vs-bulk-load`` (``kg ingest`` against pyoxigraph's ``bulk_load`` of the same quads,
 whole commands in turn), ``memory-shapes`` (peak RSS of ``kg ingest`` on every input shape, at
-``--memory-size``). Their baselines, measured in the same run: the N-Triples floor, ``bulk_load`` (plain,
+``--memory-size``), ``advice`` (the four advice tools of ``kg.advice`` cold and warm, beside the named
+query ``select-system-names``). Their baselines, measured in the same run: the N-Triples floor, ``bulk_load`` (plain,
 lenient, then optimised) and the rdflib-only pipeline (rdflib and stock pySHACL; up to ``--rdflib-max``).
 Once a run: the bundled build against ``bulk_load`` (with ``--jobs N`` for each of ``--build-jobs``
 when ``kg ingest`` has that option), ``kg serve`` against the Oxigraph server (cold and repeated mix at
 ``--serve-levels`` clients), kg's SHACL engine against one stock pySHACL run, the command line's
-start-up. Ratios are taken pair by pair where the two sides run in turn.
+start-up, sh:pattern on ``regex`` against ``re`` (``pattern-engines``), and ``substrate-risk`` on Apache
+Jena and Virtuoso against the Oxigraph server (``substrate-risk-engines``: issue 52's slot, which measures
+once ``benchmarks/engines_bench.py`` is here and the engines are installed). ``--all`` adds the costly
+comparisons no floor reads: the Dask cluster's validation and the rdflib-only pipeline's exports and
+queries. Ratios are taken pair by pair where the two sides run in turn.
 
 Every child reports wall and CPU time, peak RSS and how busy the machine was meanwhile (load average,
 others' CPU share). Raw results go to ``--out``/run-<timestamp>.json; ``benchmarks/REPORT.md`` is rendered
@@ -108,6 +113,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add("--serve-levels", default="1,8,32", help="numbers of clients (default %(default)s)")
     add("--serve-workers", type=int, default=2, help="kg serve --workers (default %(default)s)")
     add("--pyshacl-pairs", type=int, default=3, help="pairs of validate-vs-pyshacl (default %(default)s)")
+    add("--advice-rounds", type=int, default=3, help="cold and warm calls of each advice tool (default %(default)s)")
+    add("--pattern-rounds", type=int, default=3, help="rounds of pattern-engines (default %(default)s)")
+    add("--engine-repeats", type=int, default=5, help="timed runs on each engine in substrate-risk-engines "
+                                                       "(default %(default)s)")
+    add("--all", action="store_true", help="also the costly comparisons no floor reads: " + ", ".join(
+        stage.name for stage in STAGES if not stage.default))
     add("--quick", action="store_true", help="CI-sized: the stages once with tiny figures; decides no floor")
     add("--stages", default="", help="only these stages (comma-separated)")
     add("--no-baselines", action="store_true")
