@@ -60,11 +60,11 @@ def pattern_section(results: dict) -> list[str]:
         return []
     run = found[-1]
     lines = ["## sh:pattern on `regex` against `re`", "",
-             f"{run['data'].capitalize()}, in memory: the {run['matches']:,} matches of {run['patterns']} patterns that "
-             "one validation tries, on the `regex` module (what kg runs: Unicode properties and a time limit on each "
-             "match) and on `re` with the same translated patterns, then a whole `kg.validate` (one process) with "
-             f"each; A B A B in one process, medians of {_rounds(run['rounds'])}. The same answer to every match on "
-             f"both: {'yes' if run['same_answers'] else '**no**'}.", "",
+             f"{run['data'].capitalize()}, in memory: the {run['matches']:,} matches of {run['patterns']} patterns "
+             "that one validation tries, on the `regex` module (what kg runs: Unicode properties and a time limit on "
+             "each match) and on `re` with the same translated patterns, then a whole `kg.validate` (one process) "
+             f"with each; A B A B in one process, medians of {_rounds(run['rounds'])}. The same answer to every "
+             f"match on both: {'yes' if run['same_answers'] else '**no**'}.", "",
              "| measure | regex s | re s | regex / re |", "|---|---:|---:|---:|"]
     for measure, medians in run["medians"].items():
         lines.append(f"| {measure} | {medians['regex']:.4f} | {medians['re']:.4f} | {run['ratios'][measure]:.2f} |")
