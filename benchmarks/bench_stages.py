@@ -38,6 +38,7 @@ from stage_bulk_load import stage_bulk_load
 from stage_commands import stage_commands
 from stage_engines import stage_substrate_risk_engines
 from stage_export import stage_export, stage_store_dump
+from stage_findings import stage_findings_upkeep
 from stage_ingest import stage_ingest, stage_reingest
 from stage_memory import stage_memory_shapes
 from stage_patterns import stage_pattern_engines
@@ -154,6 +155,7 @@ STAGES: list[Stage] = [
     Stage("startup", stage_startup, scope="run", needs_store=False, extra=lambda n, a: {
         "runs": 1 if a.quick else a.command_runs + 2}),
     Stage("pattern-engines", stage_pattern_engines, scope="run", needs_store=False, extra=_rounds("pattern_rounds")),
+    Stage("findings-upkeep", stage_findings_upkeep, scope="run", needs_store=False, extra=_rounds("findings_rounds")),
     # issue 52: substrate-risk over --endpoint on Jena TDB2 and Virtuoso against the Oxigraph server (stage_engines.py)
     Stage("substrate-risk-engines", stage_substrate_risk_engines, scope="run", needs_store=False, quick=False,
           extra=lambda n, a: {"repeats": a.engine_repeats}),

@@ -1,4 +1,4 @@
-"""The report's advice tools and pattern engines: the sections of the stages ``advice`` and ``pattern-engines``.
+"""The report's tools: the sections of the stages ``advice``, ``pattern-engines`` and ``findings-upkeep``.
 
 ``advice_times(results, size)`` gives each advice tool's cold median at a size, which the in-process
 query floor (``report_floors.query_floors``) counts with the named queries: a tool's warm call answers
@@ -71,6 +71,31 @@ def pattern_section(results: dict) -> list[str]:
     return lines + [""]
 
 
+STEP_NAMES = {"first_ingest": "first ingest", "one_record_reingest": "one-record re-ingest",
+              "validate_record": "`kg.validate` of that record (control)"}
+
+
+def findings_section(results: dict) -> list[str]:
+    """What keeping the findings costs an ingest: each step's CPU seconds with them kept and without."""
+    found = _runs(results, "findings-upkeep")
+    if not found:
+        return []
+    run = found[-1]
+    kept, without = run["min_cpu_s"]["kept"], run["min_cpu_s"]["without"]
+    lines = ["## What keeping the findings costs an ingest", "",
+             f"{run['data'].capitalize()} into a new on-disk store, then one record (`{run['record']}`) with one "
+             "cell's citation changed ingested again: CPU seconds with each version's findings kept (as kg runs) "
+             "and without (the ingest's findings hook doing nothing: the ingest before findings were kept), the two "
+             f"in turn in one process, the least of {_rounds(run['rounds'])}; the upkeep column is the hook's own "
+             "seconds.", "",
+             "| step | kept CPU s | of which upkeep s | without CPU s | kept / without |", "|---|---:|---:|---:|---:|"]
+    for step, name in STEP_NAMES.items():
+        upkeep = kept.get(f"{step}_upkeep")
+        lines.append(f"| {name} | {kept[step]:.3f} | {'–' if upkeep is None else f'{upkeep:.3f}'} | "
+                     f"{without[step]:.3f} | {run['ratios'].get(step, float('nan')):.2f} |")
+    return lines + [""]
+
+
 def engines_slot_lines(results: dict) -> list[str]:
     """Why ``substrate-risk-engines`` measured nothing, when it did not."""
     found = [r for r in results["runs"] if r.get("stage") == "substrate-risk-engines"]
@@ -82,5 +107,6 @@ def engines_slot_lines(results: dict) -> list[str]:
 
 
 def tools_section(results: dict) -> str:
-    """The sections of the advice tools, the pattern engines and the engines' slot."""
-    return "\n".join(advice_section(results) + pattern_section(results) + engines_slot_lines(results))
+    """The sections of the advice tools, the pattern engines, the findings' upkeep and the engines' slot."""
+    return "\n".join(advice_section(results) + pattern_section(results) + findings_section(results)
+                     + engines_slot_lines(results))

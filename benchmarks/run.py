@@ -20,7 +20,9 @@ lenient, then optimised) and the rdflib-only pipeline (rdflib and stock pySHACL;
 Once a run: the bundled build against ``bulk_load`` (with ``--jobs N`` for each of ``--build-jobs``
 when ``kg ingest`` has that option), ``kg serve`` against the Oxigraph server (cold and repeated mix at
 ``--serve-levels`` clients), kg's SHACL engine against one stock pySHACL run, the command line's
-start-up, sh:pattern on ``regex`` against ``re`` (``pattern-engines``), and ``substrate-risk`` on Apache
+start-up, sh:pattern on ``regex`` against ``re`` (``pattern-engines``), what keeping the findings costs an
+ingest (``findings-upkeep``: the bundled catalog's first ingest and a one-record re-ingest with the findings
+kept and without), and ``substrate-risk`` on Apache
 Jena and Virtuoso against the Oxigraph server (``substrate-risk-engines``: issue 52's slot, which measures
 once ``benchmarks/engines_bench.py`` is here and the engines are installed). ``--all`` adds the costly
 comparisons no floor reads: the Dask cluster's validation and the rdflib-only pipeline's exports and
@@ -115,6 +117,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add("--pyshacl-pairs", type=int, default=3, help="pairs of validate-vs-pyshacl (default %(default)s)")
     add("--advice-rounds", type=int, default=3, help="cold and warm calls of each advice tool (default %(default)s)")
     add("--pattern-rounds", type=int, default=3, help="rounds of pattern-engines (default %(default)s)")
+    add("--findings-rounds", type=int, default=3, help="rounds of findings-upkeep (default %(default)s)")
     add("--engine-repeats", type=int, default=5, help="timed runs on each engine in substrate-risk-engines "
                                                        "(default %(default)s)")
     add("--all", action="store_true", help="also the costly comparisons no floor reads: " + ", ".join(

@@ -140,6 +140,25 @@ def test_the_advice_tools_and_the_pattern_engines(quick):
     assert all(m["regex"] > 0 and m["re"] > 0 for m in patterns["medians"].values())
 
 
+def test_the_findings_upkeep_measured_both_sides(quick):
+    """findings-upkeep: the same ingests with the findings kept and without, the hook's own seconds on one side
+    only, and its section in the report."""
+    _, results, out = quick
+    upkeep = _only(results, "findings-upkeep")
+    kept, without = upkeep["min_cpu_s"]["kept"], upkeep["min_cpu_s"]["without"]
+    steps = ("first_ingest", "one_record_reingest", "validate_record")
+    assert all(kept[s] > 0 and without[s] > 0 for s in steps) and set(upkeep["ratios"]) == set(steps)
+    assert 0 < kept["first_ingest_upkeep"] < kept["first_ingest"]
+    assert 0 < kept["one_record_reingest_upkeep"] < kept["one_record_reingest"]
+    assert without["first_ingest_upkeep"] == without["one_record_reingest_upkeep"] == 0
+    assert len(upkeep["runs"]["kept"]) == len(upkeep["runs"]["without"]) == upkeep["rounds"]
+    args = results["meta"]["args"]  # the size's catalog, as the run generated it (cached in its work folder)
+    data = _bench_module("bench_catalogs").ensure_data(out / "work", SIZE, args["seed"], print, args["changed"])
+    records = json.loads(Path(data["catalog"]).read_text(encoding="utf-8"))["records"]
+    assert upkeep["record"] in {r["id"] for r in records}
+    assert "## What keeping the findings costs an ingest" in (out / "REPORT.md").read_text(encoding="utf-8")
+
+
 def test_the_default_run_plans_every_floors_stage_and_all_adds_the_costly_comparisons():
     run = _load_run()
 
@@ -151,7 +170,7 @@ def test_the_default_run_plans_every_floors_stage_and_all_adds_the_costly_compar
     default, everything = planned(), planned("--all")
     costly = {"validate-dask", "rdflib-exports", "rdflib-queries"}
     assert not costly & default and costly <= everything
-    assert {"advice", "pattern-engines", "substrate-risk-engines", "queries", "commands", "bundled-vs-bulk-load",
+    assert {"advice", "pattern-engines", "findings-upkeep", "substrate-risk-engines", "queries", "commands", "bundled-vs-bulk-load",
             "build-vs-bulk-load", "serve-vs-oxigraph", "reingest-100", "validate-incremental"} <= default
     assert everything == {stage.name for stage in run.STAGES}
     assert "rdflib-queries" in planned("--stages", "rdflib-queries")  # named, it runs without --all
@@ -178,7 +197,8 @@ def test_the_one_command_is_documented_by_its_help():
     done = subprocess.run([sys.executable, str(RUN), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
     for said in ("python benchmarks/run.py", "--large", "--report-only", "--quick", "--all", "--stages",
-                 "validate-dask", "rdflib-exports", "rdflib-queries", "substrate-risk-engines", "pattern-engines"):
+                 "validate-dask", "rdflib-exports", "rdflib-queries", "substrate-risk-engines", "pattern-engines",
+                 "findings-upkeep"):
         assert said in done.stdout, said
 
 
