@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -30,7 +31,7 @@ class Results:
         self.path = path
         self.silent = args.silent
         self.doc: dict[str, Any] = {
-            "meta": {"command": "python benchmarks/run.py " + " ".join(args.argv),
+            "meta": {"command": shlex.join(["python", "benchmarks/run.py", *args.argv]),  # copied, it runs
                      "started": _dt.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
                      "args": {k: v for k, v in vars(args).items() if k != "argv"}, "note": args.note},
             "data": {}, "runs": [], "profiles": {},

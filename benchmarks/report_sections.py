@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import statistics
 
 from bench_harness import fmt_s
@@ -102,7 +103,10 @@ def how_it_ran(results: dict, results_path: str) -> str:
     if machine.get("dirty"):
         commit += " (with changes not committed)"
     note = f" {meta['note'].strip()}" if meta.get("note", "").strip() else ""
-    return (f"**How it ran.** `{meta['command']}`, in one sitting from {meta['started'].replace('T', ' ')} to "
+    command = meta["command"]  # the note follows the paragraph's facts: not quoted twice
+    for written in (shlex.quote(meta.get("note") or ""), meta.get("note") or ""):
+        command = command.replace(f" --note {written}", "") if written else command
+    return (f"**How it ran.** `{command}`, in one sitting from {meta['started'].replace('T', ' ')} to "
             f"{meta.get('finished', '?').replace('T', ' ')}, on one machine: {machine['cpu'] or 'unknown CPU'}, "
             f"{machine['cores']} cores, {machine['memory_mb']:,} MB memory, {machine['platform']}, Python "
             f"{machine['python']} ({versions}); kg at commit {commit}. While it ran {busy}; noise only slows a run "
