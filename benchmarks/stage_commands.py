@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_harness import kg_module, run_command
-from stage_queries import query_ids, query_params
+from stage_queries import paper_of, query_ids, query_params
 
 KG = [sys.executable, "-m", "kg.cli"]
 TIMEOUT_S = 7200.0
@@ -43,9 +43,10 @@ def stage_commands(spec: dict) -> dict:
     store = ["--store", spec["store"]]
     runs = int(spec.get("runs", 3))
     ids = query_ids(spec)
+    paper = paper_of(kg_module("kg.store").GraphStore(spec["store"], read_only=True))
     per_query: dict[str, Any] = {}
     for name in spec.get("only") or queries.available():
-        params = query_params(queries.load(name), ids)
+        params = query_params(queries.load(name), ids, paper)
         if params is None:
             per_query[name] = {"skipped": "cannot fill a parameter"}
             continue

@@ -20,12 +20,17 @@ from bench_harness import kg_iris, kg_module, measure, run_child, with_alarm
 BEYOND_REQUIRED = {"recommend": {"text": "offline multi agent airgap"}}
 
 
-def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
-    """Values for the required parameters of a named query (None: cannot fill one)."""
+def query_params(query: Any, ids: list[str], paper: str | None = None) -> dict[str, str] | None:
+    """Values for the required parameters of a named query (None: cannot fill one); ``paper``: a
+    record predict-citations can fit (any other id is 'not a paper', an error and no time)."""
     values: dict[str, str] = dict(BEYOND_REQUIRED.get(query.name, {}))
+    if query.name == "predict-citations" and paper is not None:
+        values["system"] = paper
     id_values = iter(ids)
     names = [p.name for p in query.params]
     for param in query.params:
+        if param.name in values:
+            continue
         either = getattr(param, "either", None)
         if either in names:  # exactly one of a pair (``or=``): the first of the two is filled
             if names.index(either) < names.index(param.name):
@@ -50,6 +55,13 @@ def query_params(query: Any, ids: list[str]) -> dict[str, str] | None:
         else:
             return None
     return values
+
+
+def paper_of(store: Any) -> str | None:
+    """A paper of the store (the first that ``breakouts`` lists, as the advice stage takes), or None."""
+    advice = kg_module("kg.advice")
+    rows = advice.breakouts(store, limit=1).rows
+    return str(rows[0]["id"]) if rows else None
 
 
 def query_ids(spec: dict) -> list[str]:
@@ -96,6 +108,7 @@ def stage_queries(spec: dict) -> dict:
 
     store = GraphStore(spec["store"], read_only=True)
     ids = query_ids(spec)
+    paper = paper_of(store)
     iris = kg_iris()
     progress = Path(spec["progress"])
 
@@ -106,7 +119,7 @@ def stage_queries(spec: dict) -> dict:
     def run() -> dict:
         for name in spec.get("only") or Q.available():
             query = Q.load(name)
-            params = query_params(query, ids)
+            params = query_params(query, ids, paper)
             if params is None:
                 note({"name": name, "skipped": "cannot fill a parameter"})
                 continue

@@ -202,6 +202,20 @@ def test_the_one_command_is_documented_by_its_help():
         assert said in done.stdout, said
 
 
+def test_predict_citations_is_timed_on_a_paper(full_shape_store):
+    """The queries stage gives predict-citations a paper of the store (any other id is 'not a paper':
+    an error and no time, as the 912 sitting of 2026-12-08 showed), the others the hub and first ids."""
+    from kg import advice
+    from kg.queries import load
+
+    stage = _bench_module("stage_queries")
+    paper = stage.paper_of(full_shape_store)
+    assert paper is not None and advice.predict_citations(full_shape_store, paper).rows
+    given = stage.query_params(load("predict-citations"), ["hub", "first"], paper)
+    assert given == {"system": paper}
+    assert stage.query_params(load("related"), ["hub", "first"], paper)["id"] == "hub"
+
+
 def test_every_named_query_has_an_answer(quick):
     _, results, _ = quick
     from kg.queries import available
