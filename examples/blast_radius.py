@@ -2,9 +2,9 @@
 
 If Anthropic changes Claude's terms, or OpenAI retires a GPT model, which systems of
 the catalog are hit? A system is hit when it depends on the provider, or on a system
-that is hit (the edges are read transitively). "Depends on" has one meaning in kg: a
-``runtime-dependency`` or ``built-on`` edge (the ``substrate-risk`` query and ``kg
-analyze``'s blast-radius count the same dependants). The path length is the number of
+that is hit (the edges are read transitively). "Depends on" has one meaning in kg, the
+catalog's: a ``runtime-dependency`` edge (the ``substrate-risk`` query and ``kg analyze``'s
+blast-radius count the same dependants; ``--edge-type built-on`` adds what is built on it). The path length is the number of
 edges on the shortest path to the provider: 1 means the system depends on it directly.
 
     python examples/blast_radius.py                       # Anthropic Claude and OpenAI GPT
@@ -28,7 +28,7 @@ import networkx as nx
 
 import kg
 
-DEPENDS_ON = ["runtime-dependency", "built-on"]  # kg's one meaning of "depends on"
+DEPENDS_ON = ["runtime-dependency"]  # kg's one meaning of "depends on", the catalog's
 PROVIDERS = [
     "anthropic-claude-foundation-models--anthropic-com",
     "openai-gpt-family-gpt-5-gpt-4o-o3-o4--openai-com",
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="catalog ids (default: Anthropic Claude and OpenAI GPT)")
     parser.add_argument("--store", default="kg-store", help="store directory (default ./kg-store; built if missing)")
     parser.add_argument("--edge-type", action="append", metavar="TYPE",
-                        help="edge types to follow (repeatable; default runtime-dependency and built-on, "
+                        help="edge types to follow (repeatable; default runtime-dependency, "
                              "kg's meaning of depends on)")
     parser.add_argument("--top", type=int, help="list only the nearest N dependants of each system")
     args = parser.parse_args(argv)

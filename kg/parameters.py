@@ -16,6 +16,12 @@ there is one: :mod:`kg.lookup`), ``or=OTHER`` (exactly one of this parameter and
 OTHER is given) and ``as=VARIABLE`` (the value is bound to that variable of the query
 rather than its own name's: a ``vendor`` binds the set of its systems to ``?system``).
 
+A ``relations`` parameter names edge types of the catalog (``built-on,runtime-dependency``:
+commas between them) and stands for a property path: its default is one edge type, the query is
+written with that type's property (``kg:runtimeDependency``), and kg puts the alternative of the
+chosen types' properties in its place wherever the query names it (:func:`relation_predicates`,
+:func:`kg.sparql.binding.bind_paths`). The query run without kg answers for the default.
+
 >>> p = parse_param("tier (integer, optional) only this tier", "q.rq")
 >>> p.name, p.type, p.optional, to_term(p, "2", Iris()).value
 ('tier', 'integer', True, '2')
@@ -36,10 +42,10 @@ from pyoxigraph import Literal, NamedNode
 from .errors import QueryError
 from .normalise import fold
 from .normalise.dates import since_period
-from .vocab import ID_PATTERN, XSD, Iris
+from .vocab import EDGE_PROPERTIES, ID_PATTERN, XSD, Iris
 
 PARAM_TYPES = ("string", "integer", "decimal", "boolean", "date", "iri", "period", "id", "system", "system-name",
-               "vendor", "limit")
+               "vendor", "limit", "relations")
 SYSTEM_TYPES = ("id", "system", "system-name")  # checked against the graph before a query runs
 GRAPH_TYPES = SYSTEM_TYPES + ("vendor",)  # resolved against the graph (kg.lookup)
 
@@ -166,6 +172,32 @@ def today() -> _dt.date:
     return _dt.datetime.now(_dt.timezone.utc).date()
 
 
+def relation_predicates(param: Param, value: str) -> tuple[NamedNode, ...]:
+    """The properties of the edge types a ``relations`` value names (commas or spaces between
+    them), in the vocabulary's order; an unknown type, or none, is a QueryError.
+
+    >>> p = parse_param("edge_types (relations, default=runtime-dependency) which edges", "q.rq")
+    >>> [n.value.rpartition("#")[2] for n in relation_predicates(p, "runtime-dependency, built-on")]
+    ['builtOn', 'runtimeDependency']
+    """
+    allowed = param.choices or tuple(EDGE_PROPERTIES)
+    given = [part for part in re.split(r"[\s,]+", value.strip()) if part]
+    unknown = [part for part in given if part not in allowed]
+    if unknown or not given:
+        raise QueryError(f"parameter {param.name}: {', '.join(unknown) or repr(value)} is not an edge type; "
+                         f"give one or more of {', '.join(allowed)}, separated by commas")
+    return tuple(prop for name, prop in EDGE_PROPERTIES.items() if name in given)
+
+
+def relation_placeholder(param: Param) -> NamedNode:
+    """The property a ``relations`` parameter's query is written with: its default's (one edge type)."""
+    default = (param.default or "").strip()
+    if default not in EDGE_PROPERTIES:
+        raise QueryError(f"parameter {param.name}: a relations parameter needs default=EDGE-TYPE (one of "
+                         f"{', '.join(EDGE_PROPERTIES)}): the query is written with that type's property")
+    return EDGE_PROPERTIES[default]
+
+
 def limit_value(param: Param, value: str) -> int:
     """The row cap a ``limit`` value asks for (a whole number >= 0)."""
     try:
@@ -181,6 +213,9 @@ def check_default(param: Param) -> None:
     """A QueryError when the parameter's default is not a valid value of its type."""
     if param.type == "limit":
         limit_value(param, param.default or "")
+    elif param.type == "relations":
+        relation_placeholder(param)
+        relation_predicates(param, param.default or "")
     elif param.type not in ("system-name", "vendor"):
         to_term(param, param.default or "", Iris())
 
@@ -188,7 +223,9 @@ def check_default(param: Param) -> None:
 @dataclass
 class Converted:
     """Parameter values converted: the terms to bind, the row cap, the values that the graph
-    must resolve (name -> (param, text)), and the values as given (defaults filled in)."""
+    must resolve (name -> (param, text)), the values as given (defaults filled in), and the
+    property paths of ``relations`` parameters (the property the query is written with -> the
+    properties put in its place)."""
 
     terms: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None
@@ -196,6 +233,7 @@ class Converted:
     values: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # what a resolution chose, said to the user
     pending_terms: dict[str, Any] = field(default_factory=dict)  # the terms of pending ids, made once
+    paths: dict[NamedNode, tuple[NamedNode, ...]] = field(default_factory=dict)
 
     def with_resolved(self, resolved: Mapping[str, tuple[str | list[str], str | None]], iris: Iris
                       ) -> "Converted":
@@ -212,7 +250,7 @@ class Converted:
                 terms[param.variable] = made if made is not None else to_term(param, value, iris)
             if note:
                 notes.append(note)
-        return Converted(terms, self.limit, {}, values, notes)
+        return Converted(terms, self.limit, {}, values, notes, paths=dict(self.paths))
 
 
 def convert(query: str, params: Iterable[Param], values: Mapping[str, str], iris: Iris,
@@ -238,6 +276,13 @@ def convert(query: str, params: Iterable[Param], values: Mapping[str, str], iris
             out.limit = limit_value(param, value)
             if param.name in variables:
                 out.terms[param.name] = Literal(str(out.limit), datatype=XSD.integer)
+            continue
+        if param.type == "relations":
+            chosen = relation_predicates(param, value)
+            out.paths[relation_placeholder(param)] = chosen
+            names = [name for name, prop in EDGE_PROPERTIES.items() if prop in chosen]
+            out.notes.append(f"following {' and '.join(names)} edges (other edge types on request: "
+                             f"--param {param.name}=TYPE,TYPE)")
             continue
         if param.type in GRAPH_TYPES:
             out.pending[param.name] = (param, value)

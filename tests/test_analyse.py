@@ -495,7 +495,8 @@ def test_analyze_tiny_store_by_hand(tiny):
     assert s["a"].outbound_by_type == {"cites": 1, "integrates-with": 1, "runtime-dependency": 1}
     assert {i: r.bridge_surprise for i, r in s.items()} == {"a": -2, "b": -2, "c": 0, "d": 2, "e": 2, "f": 2}
     assert a.bridge_surprises == ["d"]
-    assert {i: r.blast_radius for i, r in s.items()} == {"a": 0, "b": 1, "c": 3, "d": 0, "e": 0, "f": 0}
+    # runtime-dependency edges only (a -> b, d -> c): b's built-on edge to c is not a dependency
+    assert {i: r.blast_radius for i, r in s.items()} == {"a": 0, "b": 1, "c": 1, "d": 0, "e": 0, "f": 0}
     assert {i: r.component for i, r in s.items()} == {"a": 1, "b": 1, "c": 1, "d": 1, "e": 2, "f": 1}
     edges = [e for e in TINY_EDGES if e["target"] != "ghost"]
     want = plain_pagerank(sorted(s), edges)
@@ -533,7 +534,7 @@ def test_write_back_replaces_the_analysis_graph(tiny):
     analyse.write_back(tiny, a, iris)
     rows = list(queries.run(tiny, "select-analysis-ranking", {"minCoreness": "2"}, iris))
     assert [(r["id"].value, float(r["betweenness"].value)) for r in rows] == [("c", 1.0), ("a", 0.0), ("b", 0.0)]
-    assert int(rows[0]["blastRadius"].value) == 3
+    assert int(rows[0]["blastRadius"].value) == 1  # d runtime-depends on c
     # the analysis graph does not feed back into the projection
     assert analyse.analyze(tiny).systems["c"].betweenness_raw == 4
     analyse.write_back(tiny, analyse.analyze(tiny, ["coreness"]), iris)

@@ -141,7 +141,7 @@ def test_every_named_query_has_its_header_as_schema(session):
     queries = listing()
     json_types = {"string": "string", "integer": "integer", "decimal": "number", "boolean": "boolean",
                   "date": "string", "iri": "string", "system": "string", "id": "string", "system-name": "string",
-                  "period": "string", "limit": "integer", "vendor": "string"}
+                  "period": "string", "limit": "integer", "vendor": "string", "relations": "string"}
     for query in queries:
         input_schema = schema.tool_input_schema(query)
         if query.name in tools:
@@ -207,7 +207,7 @@ def _dependents(edges: list[dict], target: str) -> dict[str, int]:
     """Every system that depends on ``target`` at run time, directly or not, with its distance."""
     depends_on: dict[str, set[str]] = {}
     for edge in edges:
-        if edge["type"] in ("runtime-dependency", "built-on"):  # kg's one meaning of "depends on"
+        if edge["type"] == "runtime-dependency":  # kg's one meaning of "depends on", the catalog's
             depends_on.setdefault(edge["target"], set()).add(edge["source"])
     distance, todo = {}, deque([(target, 0)])
     while todo:

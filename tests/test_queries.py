@@ -577,7 +577,7 @@ def test_eval_orphans(bundled_store, generated, records):
     assert got == want
 
 
-DEPENDS_ON = ("runtime-dependency", "built-on")  # kg's one meaning of "depends on"
+DEPENDS_ON = ("runtime-dependency",)  # kg's one meaning of "depends on", the catalog's
 
 
 def _dependents(edges, target, types=DEPENDS_ON):
@@ -630,12 +630,12 @@ def _chosen(records, edges, named):
     return roots[0] if len(roots) == 1 else None
 
 
-def expected_substrate(records, edges, given):
+def expected_substrate(records, edges, given, types=DEPENDS_ON):
     """(target, [(length, tier, name, id, via) ...]) of the substrate-risk query, from the JSON."""
     target = _chosen(records, edges, _named(records, given))
     if target is None:
         return None, []
-    lengths, paths = _dependents(edges, target)
+    lengths, paths = _dependents(edges, target, types)
     return target, sorted((lengths[d], records[d]["tier"], records[d]["name"], d, " > ".join(paths[d]))
                           for d in lengths if d in records)
 
@@ -652,6 +652,41 @@ def test_substrate_risk(bundled_store, records, edges, given):
         assert all(via.count(" > ") == n - 2 for n, *_, via in want if n > 1)
 
 
+@pytest.mark.parametrize("system", ["qdrant--qdrant-tech", "mem0--mem0-ai", "cognee--cognee-ai", "neo4j--neo4j-com"])
+def test_substrate_risk_counts_what_the_catalog_counts(bundled_store, edges, system):
+    """By default a substrate's dependants are the records that runtime-depend on it, as the catalog
+    counts them (Qdrant 2 direct, mem0 7, Cognee 0; built-on edges would make them 4, 10 and 1);
+    built-on is followed on request, and kg says which edges it followed."""
+    for types in (("runtime-dependency",), ("built-on", "runtime-dependency")):
+        direct = {e["source"] for e in edges if e["target"] == system and e["type"] in types and e["source"] != system}
+        given = {"system": system, "direct": "true"}
+        if types != DEPENDS_ON:
+            given["edge_types"] = ",".join(types)
+        got = queries.query(bundled_store, "substrate-risk", given)
+        assert {r["id"] for r in got} == direct
+        assert got.notes[0].startswith(f"following {' and '.join(types)} edges")
+        lengths, _ = _dependents(edges, system, types)
+        whole = queries.query(bundled_store, "substrate-risk", {k: v for k, v in given.items() if k != "direct"})
+        assert {r["id"]: r["length"] for r in whole} == lengths
+    catalog = {"qdrant--qdrant-tech": 2, "mem0--mem0-ai": 7, "cognee--cognee-ai": 0}
+    if system in catalog:
+        assert len(queries.query(bundled_store, "substrate-risk", {"system": system, "direct": "true"})) == catalog[system]
+
+
+@pytest.mark.parametrize("types", ["built-on", "integrates-with,runtime-dependency", "cites, extends forks"])
+def test_substrate_risk_follows_any_edge_types_asked_for(bundled_store, records, edges, types):
+    wanted = tuple(t for t in re.split(r"[\s,]+", types) if t)
+    for given in ("neo4j--neo4j-com", "Anthropic", "lancedb--lancedb-com"):
+        target, want = expected_substrate(records, edges, given, wanted)
+        got = queries.query(bundled_store, "substrate-risk", {"system": given, "edge_types": types})
+        assert [(r["length"], r["tier"], r["name"], r["id"], r["via"] or "") for r in got] == want
+
+
+def test_substrate_risk_refuses_an_unknown_edge_type(bundled_store):
+    with pytest.raises(QueryError, match="depends-on is not an edge type; give one or more of built-on, "):
+        queries.query(bundled_store, "substrate-risk", {"system": "neo4j--neo4j-com", "edge_types": "depends-on"})
+
+
 @pytest.mark.parametrize("given", ["claude", "OpenAI", "Anthropic", "Google", "Gemini", "Zep", "LangChain", "MCP"])
 def test_substrate_risk_a_name_several_systems_share(bundled_store, records, edges, given, capsys):
     """A name several systems share means the one the others depend on; kg says which it chose."""
@@ -661,7 +696,9 @@ def test_substrate_risk_a_name_several_systems_share(bundled_store, records, edg
     got = queries.query(bundled_store, "substrate-risk", {"system": given})
     assert [(r["length"], r["tier"], r["name"], r["id"], r["via"] or "") for r in got] == want
     assert {r["target_id"] for r in got} == {target}
-    assert got.notes == [f"parameter system: {given!r} names {len(named)} systems; chose {target} "
+    assert got.notes == ["following runtime-dependency edges (other edge types on request: "
+                         "--param edge_types=TYPE,TYPE)",
+                         f"parameter system: {given!r} names {len(named)} systems; chose {target} "
                          f"({records[target]['name']}), the one of them that others depend on "
                          "(the rest have no dependants, or depend on it)"]
     assert main(["query", "substrate-risk", "--store", str(bundled_store.path), "-p", f"system={given}", "-f", "csv"]) == 0

@@ -88,13 +88,14 @@ def test_related_refuses_an_edge_type_that_does_not_exist(bundled_store):
 
 
 def test_substrate_risk_direct_only(bundled_store, edges):
-    target = "anthropic-claude-foundation-models--anthropic-com"
-    direct = sorted(e["source"] for e in edges if e["target"] == target and e["type"] in ("runtime-dependency",
-                                                                                            "built-on"))
-    got = rows(bundled_store, "substrate-risk", system=target, direct="true")
-    assert sorted(r["id"] for r in got) == direct and len(direct) == 62
-    assert all(r["length"] == "1" and not r.get("via") for r in got)
-    assert len(rows(bundled_store, "substrate-risk", system=target)) == 63  # one more, through another system
+    for target, direct_count in (("anthropic-claude-foundation-models--anthropic-com", 62), ("neo4j--neo4j-com", None)):
+        direct = sorted(e["source"] for e in edges if e["target"] == target and e["type"] == "runtime-dependency")
+        got = rows(bundled_store, "substrate-risk", system=target, direct="true")
+        assert sorted(r["id"] for r in got) == direct and len(direct) == (direct_count or len(direct))
+        assert all(r["length"] == "1" and not r.get("via") for r in got)
+    # Anthropic's dependants all depend on it directly; Neo4j's also through others
+    assert len(rows(bundled_store, "substrate-risk", system="anthropic-claude-foundation-models--anthropic-com")) == 62
+    assert len(rows(bundled_store, "substrate-risk", system="neo4j--neo4j-com")) > len(direct)
 
 
 # ---------------------------------------------------------------------------

@@ -273,7 +273,7 @@ def analyze(store: GraphStore, measures: Iterable[str] | None = None, *, top: in
     Betweenness, coreness, bridge surprise, communities and components run on the
     undirected projection of ``edge_types`` (default: all, the catalog's
     convention); PageRank on the directed dependency edges; blast radius on
-    runtime-dependency and built-on. ``sample=K`` estimates betweenness from K
+    runtime-dependency edges (kg's meaning of "depends on"). ``sample=K`` estimates betweenness from K
     pivots (on the Dask cluster at ``scheduler``, when given). ``top`` limits ``Analysis.ranked()`` and the JSON form to the best ``top``
     systems by the first measure (every system is still scored).
     """

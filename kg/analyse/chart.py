@@ -160,5 +160,5 @@ _AXIS_LABELS = {
     "outbound": "outbound edges (all types)",
     "pagerank": "PageRank on dependency edges",
     "bridge-surprise": "inbound rank minus betweenness rank",
-    "blast-radius": "systems that depend on it (runtime-dependency or built-on, transitively)",
+    "blast-radius": "systems that depend on it (runtime-dependency, transitively)",
 }

@@ -45,8 +45,9 @@ SEED = 20261129
 #: Directed dependency edges: PageRank flows along them (A -> B: A depends on B).
 DEPENDENCY_TYPES: tuple[str, ...] = ("runtime-dependency", "built-on", "integrates-with", "extends", "forks")
 #: Edges along which a change propagates to dependants (blast radius): kg's one meaning of
-#: "depends on", also that of the substrate-risk query and examples/blast_radius.py.
-BLAST_TYPES: tuple[str, ...] = ("runtime-dependency", "built-on")
+#: "depends on", the catalog's ("records that runtime-depend on a given substrate"), also that
+#: of the substrate-risk query (its default edge_types) and examples/blast_radius.py.
+BLAST_TYPES: tuple[str, ...] = ("runtime-dependency",)
 BACKENDS = ("auto", "networkx", "igraph")
 N = TypeVar("N", bound=Hashable)  # a node of a graph: a record id in the projections
 _TIE_DIGITS = 9  # floats are compared at this many decimals when ranking, so ties survive float noise

@@ -43,6 +43,8 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "vendor": {"type": "string"},
     "period": {"type": "string", "pattern": r"^\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?$"},
     "limit": {"type": "integer", "minimum": 0},
+    # edge types separated by commas (kg.parameters.relation_predicates)
+    "relations": {"type": "string", "pattern": r"^[a-z-]+([\s,]+[a-z-]+)*$"},
 }
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),

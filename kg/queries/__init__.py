@@ -13,7 +13,8 @@ cap would drop (``changes`` does).
 Parameter types: ``string``, ``integer``, ``decimal``, ``boolean``, ``date`` (YYYY-MM-DD, or
 ``today``: the current date in UTC), ``iri``,
 ``period`` (YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD or an ISO timestamp, bound as the
-``xsd:date`` of its first day), ``id`` (a catalog id, bound as text), ``system`` (a catalog
+``xsd:date`` of its first day), ``relations`` (edge types, bound as a property path:
+:mod:`kg.parameters`), ``id`` (a catalog id, bound as text), ``system`` (a catalog
 id, bound as the system's IRI), ``system-name`` (an id or words of one system's name,
 resolved to that system's IRI), ``vendor`` (text that some vendor's key or name contains,
 bound folded) and ``limit``; the options of a ``# param:`` line are :mod:`kg.parameters`'.

@@ -26,8 +26,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
+from pyoxigraph import NamedNode
+
 from ..errors import QueryError
-from ..parameters import Param, check_default, parse_param
+from ..parameters import Param, check_default, parse_param, relation_placeholder
+from ..sparql.binding import bind_paths
 from ..sparql.lexer import query_form, variables
 
 HEADER_KEYS = ("title", "question", "returns")
@@ -110,6 +113,16 @@ def from_text(text: str, label: str = "<text>") -> NamedQuery:
     return query
 
 
+def _relations_problems(query: NamedQuery, param: Param) -> list[str]:
+    """A ``relations`` parameter's default names one edge type whose property the query uses."""
+    try:
+        placeholder = relation_placeholder(param)
+    except QueryError as err:
+        return [str(err)]
+    probe = bind_paths(query.body, {placeholder: (NamedNode("urn:x-kg:probe"),)})
+    return [] if probe != query.body else [f"parameter {param.name}: the query never names {placeholder}"]
+
+
 def header_problems(query: NamedQuery) -> list[str]:
     """What is missing from a query's header (empty when it is complete)."""
     problems = [f"no '# {key}:' line" for key in HEADER_KEYS if not getattr(query, key)]
@@ -118,7 +131,9 @@ def header_problems(query: NamedQuery) -> list[str]:
         problems.append("more than one limit parameter")
     used = query.variables
     for p in query.params:
-        if p.type != "limit" and p.variable not in used and query.compute is None:
+        if p.type == "relations":
+            problems += _relations_problems(query, p)
+        elif p.type != "limit" and p.variable not in used and query.compute is None:
             problems.append(f"parameter {p.name} is not a variable of the query"
                             + (f" (it binds ?{p.variable})" if p.binds else ""))
         if p.either and p.either not in {o.name for o in query.params}:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ..errors import QueryError
 from ..lookup import Indexes, resolve_values
 from ..parameters import Converted, convert
-from ..sparql.binding import bind, limited
+from ..sparql.binding import bind, bind_paths, limited
 from ..sparql.guard import QueryRefused, check_query
 from ..store import GraphStore
 from ..textindex import ranked_group
@@ -95,7 +95,7 @@ def plan(query: str | NamedQuery, values: Mapping[str, str] | None, version: "Gr
                                             iris)
     if query.compute is not None:
         return _computed(query, version, converted)
-    text = bind(query.body, converted.terms)
+    text = bind_paths(bind(query.body, converted.terms), converted.paths)
     text = _ranked_hits(text, query, version, converted)
     notes = list(converted.notes)
     if query.trusted:  # the kept tables' step: rows kept beside the version, as VALUES (kg.queries.tables)

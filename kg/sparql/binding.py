@@ -38,6 +38,15 @@ answers for each of the terms, as if it were run once per term and the answers j
 >>> print(bind("SELECT ?s WHERE { ?s ?p ?o }", {"o": (Literal("a"), Literal("b")), "p": NamedNode("https://e.org/p")}))
 SELECT ?s WHERE { VALUES (?p) { (<https://e.org/p>) } VALUES (?o) { ("a") ("b") } ?s ?p ?o }
 
+A property can stand for a set of properties too (a ``relations`` parameter of a named query):
+:func:`bind_paths` puts the alternative of the given properties, ``(<p1>|<p2>)``, wherever the
+query names the property it was written with, as an IRI or a prefixed name. A property path
+may stand wherever a property does in a pattern (``?a (<p1>|<p2>)+ ?b`` too):
+
+>>> print(bind_paths("PREFIX e: <https://e.org/> SELECT ?a { ?a e:dep+ ?b . ?b <https://e.org/dep> ?c }",
+...                  {NamedNode("https://e.org/dep"): (NamedNode("https://e.org/built"), NamedNode("https://e.org/dep"))}))
+PREFIX e: <https://e.org/> SELECT ?a { ?a (<https://e.org/built>|<https://e.org/dep>)+ ?b . ?b (<https://e.org/built>|<https://e.org/dep>) ?c }
+
 Values never become query text by formatting: each term is serialised by pyoxigraph
 (``str(term)``), which escapes it, so a value cannot change the query's structure:
 
@@ -202,3 +211,36 @@ def _groups(tokens: list[Token]) -> list[_Group]:
     if stack:
         raise QueryError("malformed SPARQL: unbalanced '{'")
     return groups
+
+
+def bind_paths(sparql: str, paths: Mapping[NamedNode, tuple[NamedNode, ...]]) -> str:
+    """``sparql`` with every mention of each property of ``paths`` (as ``<iri>`` or a prefixed name
+    its PREFIX lines resolve) replaced by the alternative of the properties it maps to, each
+    written by pyoxigraph's serialiser (``str(term)``); a QueryError when none is given."""
+    if not paths:
+        return sparql
+    wanted: dict[str, str] = {}
+    for prop, chosen in paths.items():
+        if not chosen or not all(isinstance(p, NamedNode) for p in (prop, *chosen)):
+            raise QueryError("a property path needs one or more IRIs")
+        wanted[prop.value] = str(chosen[0]) if len(chosen) == 1 else "(" + "|".join(str(p) for p in chosen) + ")"
+    tokens = code_tokens(sparql)
+    prefixes: dict[str, str] = {}
+    edits: list[tuple[int, int, str]] = []
+    for index, token in enumerate(tokens):
+        if token.word == "PREFIX" and index + 2 < len(tokens) and tokens[index + 1].kind == "pname":
+            prefixes[tokens[index + 1].text[:-1]] = tokens[index + 2].text[1:-1]
+            continue
+        if index >= 2 and tokens[index - 2].word == "PREFIX":
+            continue  # the namespace IRI of a PREFIX line
+        iri = token.text[1:-1] if token.kind == "iri" else _expanded(token.text, prefixes) if token.kind == "pname" else None
+        if iri in wanted:
+            edits.append((token.start, token.end, wanted[iri]))
+    for start, end, text in reversed(edits):
+        sparql = sparql[:start] + text + sparql[end:]
+    return sparql
+
+
+def _expanded(pname: str, prefixes: Mapping[str, str]) -> str | None:
+    prefix, _, local = pname.partition(":")
+    return prefixes[prefix] + local if prefix in prefixes and "\\" not in local else None

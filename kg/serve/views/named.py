@@ -36,6 +36,7 @@ FIELDS = {
     "period": {"type": "text", "pattern": r"\d{4}(-Q[1-4]|-\d\d(-\d\d(T[0-9:.]+(Z|[+-]\d\d:?\d\d)?)?)?)?",
                "placeholder": "YYYY, YYYY-Qn, YYYY-MM or YYYY-MM-DD"},
     "limit": {"type": "number", "step": "1", "min": "0"},
+    "relations": {"type": "text", "placeholder": "runtime-dependency,built-on"},
 }
 
 
