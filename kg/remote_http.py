@@ -57,6 +57,7 @@ class Remote:
             raise UsageError("--timeout must be positive")
         self.timeout = timeout
         self.requests = 0
+        self.server = ""  # the Server header of the last answer (kg push adapts to Virtuoso's storage)
         self._auth: httpx.Auth | None = None
         if user is not None:
             self._auth = (httpx.BasicAuth(user, password or "") if auth == "basic"
@@ -96,6 +97,7 @@ class Remote:
         future = worker.submit(self._exchange, method, url, body, headers)
         try:
             status, reply_headers, data = future.result(timeout=self.timeout)
+            self.server = str(reply_headers.get("server", ""))
         except FutureTimeout:
             self._client.close()  # ends the exchange in its thread; the next request gets a new client
             self._client = self._new_client()

@@ -284,6 +284,15 @@ class Iris:
     def record_graph_prefix(self) -> str:
         return f"{self.base}graph/record/"
 
+    def push_staging(self, graph: str) -> NamedNode:
+        """The remote graph where ``kg push`` gathers a graph too large for one request before
+        moving it into place (``graph`` under the base keeps its path; any other is quoted)."""
+        rest = graph[len(self.base):] if graph.startswith(self.base) else "iri/" + quote(graph, safe="")
+        return NamedNode(self.push_staging_prefix() + rest)
+
+    def push_staging_prefix(self) -> str:
+        return f"{self.base}push-staging/"
+
     def system_prefix(self) -> str:
         return f"{self.base}system/"
 

@@ -31,8 +31,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                                      "kg.textindex", "kg.findings")),
     ("validate", ("kg.validation",)),
     ("ingest", ("kg.ingestion", "kg.checkouts")),
-    ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results", "kg.pushes",
-                                      "kg.exports", "kg.analyse", "kg.ontodoc", "kg.advice")),
+    ("query, export, analyse, push", ("kg.find", "kg.remote_query", "kg.remote_http", "kg.remote_results",
+                                      "kg.push_journal", "kg.pushes", "kg.exports", "kg.analyse", "kg.ontodoc",
+                                      "kg.advice")),
     ("serve", ("kg.runtime", "kg.serve", "kg.mcp")),
     ("front door and command line", ("kg", "kg.__main__", "kg.cli")),
 ]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import signal
 
 from ..errors import StoreError, UsageError
-from .common import EXIT_OK, EXIT_STORE, add_queries_option, err, existing_store, iris, progress_printer, query_folders
+from .common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_STORE, add_queries_option, err, existing_store, iris,
+                     progress_printer, query_folders)
 
 
 def options_serve(p: argparse.ArgumentParser) -> None:
@@ -110,10 +112,13 @@ def options_push(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prune", action="store_true",
                    help="also drop remote graphs under the data's graph/ namespace that the store no longer has")
     p.add_argument("--no-verify", action="store_true", help="skip counting the quads on the remote side afterwards")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted push: send only the graphs it had not sent (its journal, kept "
+                        "beside this store version, says which); without a journal, every graph")
 
 
 def run_push(args: argparse.Namespace) -> int:
-    from ..pushes import push
+    from ..pushes import PushStopped, push
 
     store = existing_store(args)
     password = args.password if args.password is not None else os.environ.get("KG_PUSH_PASSWORD")
@@ -122,15 +127,30 @@ def run_push(args: argparse.Namespace) -> int:
             "prefer KG_PUSH_PASSWORD")
     how = f"Graph Store Protocol PUTs to {args.graph_store}" if args.graph_store else \
         f"SPARQL Update to {args.update_endpoint or args.endpoint}"
-    report = push(store, args.endpoint, update_endpoint=args.update_endpoint, graph_store=args.graph_store,
-                  user=args.user, password=password if args.user is not None else None, auth=args.auth,
-                  timeout=args.timeout, batch_bytes=args.batch_kib * 1024, verify=not args.no_verify,
-                  prune=args.prune, iris=iris(args), graph_param=args.graph_param,
-                  progress=progress_printer("push (quads)"))
-    err(f"pushed {report.graphs} graphs ({report.quads} quads) in {report.requests} requests, "
-        f"{report.seconds:.1f} s, by {how}")
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # a kill (SIGTERM) stops the push as Ctrl-C does: it says how far it got
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        report = push(store, args.endpoint, update_endpoint=args.update_endpoint, graph_store=args.graph_store,
+                      user=args.user, password=password if args.user is not None else None, auth=args.auth,
+                      timeout=args.timeout, batch_bytes=args.batch_kib * 1024, verify=not args.no_verify,
+                      prune=args.prune, iris=iris(args), graph_param=args.graph_param, resume=args.resume,
+                      progress=progress_printer("push (quads)"))
+    except PushStopped as stopped:
+        err(f"kg push: {'interrupted' if stopped.interrupted else 'error: ' + stopped.cause}")
+        err(f"kg push: {stopped.progress()}")
+        err(f"kg push: to finish, sending only what is missing: {_resume_command(args)}"
+            + ("" if stopped.journal else " (no journal could be kept beside this store: it sends every graph)"))
+        return EXIT_INTERRUPTED if stopped.interrupted else EXIT_STORE
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    skipped = f" ({report.skipped} already there from the interrupted push)" if report.skipped else ""
+    err(f"pushed {report.graphs - report.skipped} graphs{skipped} ({report.quads} quads) in {report.requests} "
+        f"requests, {report.seconds:.1f} s, by {how}")
     for graph in report.pruned:
-        err(f"pruned remote graph {graph} (no longer in the local store)")
+        err(f"pruned remote graph {graph} (no longer in the local store, or left staged by an interrupted push)")
     if report.verified is None:
         return EXIT_OK
     if report.mismatches:
@@ -140,3 +160,20 @@ def run_push(args: argparse.Namespace) -> int:
         return EXIT_STORE
     err(f"verified: the remote store holds the same number of quads in all {report.graphs} graphs")
     return EXIT_OK
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that finishes an interrupted push: the same target, ``--resume``, no password."""
+    from ..pushes import DEFAULT_BATCH_BYTES, redact
+
+    words = ["kg", "push", "--store", str(args.store), "--endpoint", redact(args.endpoint)]
+    for option, value in (("--update-endpoint", args.update_endpoint), ("--graph-store", args.graph_store)):
+        if value:
+            words += [option, redact(value)]
+    if args.user is not None:
+        words += ["--user", "USER", "--auth", args.auth]
+    if args.graph_param != "graph":
+        words += ["--graph-param", args.graph_param]
+    if args.batch_kib * 1024 != DEFAULT_BATCH_BYTES:
+        words += ["--batch-kib", str(args.batch_kib)]
+    return " ".join(shlex.quote(word) for word in words + ["--resume"])

@@ -29,6 +29,10 @@ GRAPH_NOTES = {
     "changeset_graph": "one per ingest that changed the store (kg.history): the kg:Changeset activity, its input "
                        "files, a kg:RecordChange per record added, removed or changed with its kg:FieldChange nodes, "
                        "a kg:EdgeChange per edge; never rewritten",
+    "push_staging": "on a remote store only, never in kg's own: where kg push gathers a graph too large for one "
+                    "request before moving it into place in one request; one that an interrupted push left "
+                    "holds part of that graph, and the next push of it (--resume, a re-run, or --prune) replaces "
+                    "or drops it",
     "history_index_graph": "the kg:contentHash of every record graph (SHA-256 of the record's canonical JSON), so "
                            "that an ingest diffs only the records that changed",
 }
@@ -119,7 +123,8 @@ def named_graphs() -> list[tuple[str, str, str]]:
     """(Iris attribute, graph IRI pattern, what it holds) for every named graph ``Iris`` mints."""
     iris = Iris(DEFAULT_BASE)
     graphs = [("record_graph", iris.record_graph(_ph("id"))),
-              ("changeset_graph", iris.changeset_graph(_ph("n")))]  # type: ignore[arg-type]
+              ("changeset_graph", iris.changeset_graph(_ph("n"))),  # type: ignore[arg-type]
+              ("push_staging", iris.push_staging(iris.base + "graph/" + _ph("graph")))]
     graphs += [(name, value) for name, value in sorted(vars(iris).items())
                if isinstance(value, NamedNode) and name.endswith("_graph")]
     return [(name, _PLACEHOLDER.sub(r"{\1}", "{base}" + node.value[len(DEFAULT_BASE):]), GRAPH_NOTES.get(name, ""))
