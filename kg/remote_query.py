@@ -5,7 +5,14 @@ result types as the embedded store, so the same rows come out.
 and ``select``. The query text is the one the embedded store gets: parameters bound by
 :func:`kg.sparql.binding.bind` (each value serialised and escaped as a SPARQL literal or
 IRI by pyoxigraph, never pasted as text). The endpoint must answer over the union of its
-named graphs, as ``oxigraph serve --union-default-graph`` does after ``kg push``.
+named graphs, as ``oxigraph serve --union-default-graph`` does after ``kg push``; on first
+contact :class:`Endpoint` asks whether it does (:data:`_DEFAULT_GRAPH_CHECK`), and where the named
+graphs hold the catalog but the default graph does not, every query is one :class:`DefaultGraphNotUnion`
+error saying how to configure the store, never an empty answer.
+
+Virtuoso 7 writes an ``xsd:boolean`` as ``"1"`` or ``"0"``, lexical forms the type allows; they
+are read as the canonical ``true`` and ``false`` (:func:`canonical_booleans`), so a boolean
+column reads the same from every store.
 
 HTTP: the SPARQL 1.1 Protocol request (a form POST of ``query``) goes through kg's one HTTP
 client, :class:`kg.remote_http.Remote` (httpx), as ``kg push``'s do: a total deadline for each
@@ -17,6 +24,7 @@ one line with credentials, query-string values and what the server echoed of the
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
@@ -27,13 +35,50 @@ from .remote_http import AUTH_METHODS, Remote, RemoteRefused, Reply, redact, red
 from .remote_results import checked_solutions
 from .sparql.lexer import query_form
 from .store import GraphStore
+from .vocab import KG, XSD
 
 DEFAULT_TIMEOUT = 60.0
 _CONSTRUCT_ALL = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
 _FORM = "application/x-www-form-urlencoded; charset=UTF-8"
-_ACCEPT = {"graph": "text/turtle",  # JSON first; XML and TSV are read too (by their Content-Type), CSV is refused
+# N-Triples first: Virtuoso 7 writes a whole-number xsd:decimal in Turtle as a bare 55, an integer; N-Triples
+# spells every datatype out (and a Turtle parser reads either). Solutions: JSON first; XML and TSV are read too
+# (by their Content-Type), CSV is refused
+_ACCEPT = {"graph": "application/n-triples, text/turtle;q=0.9",
            "solutions": "application/sparql-results+json, application/sparql-results+xml;q=0.9, "
                         "text/tab-separated-values;q=0.8"}
+#: Asked once of each endpoint: whether systems are seen in its default graph, and else in a named graph.
+_DEFAULT_GRAPH_CHECK = (f"ASK {{ ?s a {KG.System} }}", f"ASK {{ GRAPH ?g {{ ?s a {KG.System} }} }}")
+_BOOLEAN_FORMS = {"1": "true", "0": "false"}
+
+
+class DefaultGraphNotUnion(StoreError):
+    """The endpoint's named graphs hold the catalog, its default graph does not: kg's named queries
+    would answer nothing there."""
+
+
+def canonical_booleans(body: bytes) -> bytes:
+    """SPARQL JSON results with every ``xsd:boolean`` written ``"1"``/``"0"`` (Virtuoso 7's forms)
+    rewritten ``"true"``/``"false"``; anything else, and a body that is not JSON, left as it is.
+
+    >>> canonical_booleans(b'{"head":{"vars":["b"]},"results":{"bindings":[{"b":{"type":"typed-literal",'
+    ...                    b'"datatype":"http://www.w3.org/2001/XMLSchema#boolean","value":"1"}}]}}')
+    b'{"head": {"vars": ["b"]}, "results": {"bindings": [{"b": {"type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#boolean", "value": "true"}}]}}'
+    """
+    if XSD.boolean.value.encode() not in body:
+        return body
+    try:
+        answer = json.loads(body)
+        bindings = answer["results"]["bindings"]
+    except (ValueError, KeyError, TypeError):
+        return body
+    changed = False
+    for row in bindings if isinstance(bindings, list) else ():
+        for term in row.values() if isinstance(row, dict) else ():
+            if isinstance(term, dict) and term.get("datatype") == XSD.boolean.value \
+                    and term.get("value") in _BOOLEAN_FORMS:
+                term["value"] = _BOOLEAN_FORMS[term["value"]]
+                changed = True
+    return json.dumps(answer).encode("utf-8") if changed else body
 
 
 def _split_credentials(url: str) -> tuple[str, str | None, str | None]:
@@ -69,6 +114,7 @@ class Endpoint:
         except UsageError as err:
             raise QueryError(str(err)) from None
         self._remote.hide(url)
+        self._default_graph_checked = False
 
     def close(self) -> None:
         """Close the HTTP client (its connections)."""
@@ -94,9 +140,10 @@ class Endpoint:
             raise QueryError("an endpoint is only queried here (SELECT, ASK, CONSTRUCT, DESCRIBE); "
                              "SPARQL Update goes through kg push")
         graph = form in ("CONSTRUCT", "DESCRIBE")
+        self._check_default_graph()
         reply = self._fetch(text, graph)
         if not graph:  # read whole and checked here: a malformed row is exit 4 naming the endpoint, never a bug
-            return checked_solutions(reply.body, reply.media_type, form, self.url, self._secrets)
+            return checked_solutions(canonical_booleans(reply.body), reply.media_type, form, self.url, self._secrets)
         body = reply.body
         try:
             held = GraphStore()  # the triples, answered as QueryTriples like the embedded store's
@@ -105,6 +152,29 @@ class Endpoint:
         except (SyntaxError, ValueError) as err:
             raise StoreError(f"{redact(self.url)} sent an answer that is not SPARQL results: "
                              f"{redact_text(str(err), self._secrets, 200)}") from None
+
+    def _check_default_graph(self) -> None:
+        """On first contact: a :class:`DefaultGraphNotUnion` error where the catalog's systems are in
+        named graphs but not in the default graph (a store without a union default graph)."""
+        if self._default_graph_checked:
+            return
+        in_default = self._ask(_DEFAULT_GRAPH_CHECK[0])
+        if in_default is False and self._ask(_DEFAULT_GRAPH_CHECK[1]) is True:
+            raise DefaultGraphNotUnion(
+                f"{redact(self.url)}: its named graphs hold the catalog but its default graph does not, and kg's "
+                "named queries read the default graph as the union of the named graphs: configure the store so "
+                "(Fuseki/TDB2: tdb2:unionDefaultGraph true; oxigraph serve --union-default-graph; Virtuoso does "
+                "by default), see docs/guide/push.md")
+        self._default_graph_checked = True
+
+    def _ask(self, text: str) -> bool | None:
+        """The endpoint's answer to an ASK (None where it is not a boolean)."""
+        try:
+            answer = json.loads(self._fetch(text, False).body)
+        except ValueError:
+            return None
+        found = answer.get("boolean") if isinstance(answer, dict) else None
+        return found if isinstance(found, bool) else None
 
     def select(self, text: str) -> list[dict[str, Any]]:
         """SELECT rows as dicts of variable name -> term (unbound variables left out)."""
