@@ -31,6 +31,7 @@ from kg.sources import bundled_paths
 from kg.store import GraphStore
 from kg.vocab import Iris
 
+from engine_servers import OxigraphServer  # tests/engine_servers.py: the real engines of the push tests
 import searching  # tests/searching.py: the words matcher of search and find, written from its definition
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,9 +190,10 @@ def small_store(tmp_path_factory) -> Path:
 # The longest test files start first, so that the workers of pytest-xdist (a file each,
 # --dist loadfile) finish together instead of one of them running a long file at the end.
 # (longest first, as measured with --durations on two workers)
-LONG_FILES = ("test_wheel.py", "test_queries.py", "test_bad_input.py", "test_crash_safety.py", "test_history.py",
-              "test_benchmarks.py", "test_serve.py", "test_queries_remote.py", "test_exports.py",
-              "test_store_versions.py", "test_browser.py")
+LONG_FILES = ("test_engines_virtuoso.py", "test_engines_jena.py", "test_wheel.py", "test_queries.py",
+              "test_bad_input.py", "test_crash_safety.py", "test_history.py", "test_benchmarks.py", "test_serve.py",
+              "test_queries_remote.py", "test_exports.py", "test_store_versions.py", "test_browser.py",
+              "test_shapes_jena.py", "test_push_interrupted.py")
 
 
 def pytest_collection_modifyitems(items):
@@ -440,85 +442,7 @@ def find_oracle(expected_records):
 
 
 # ---------------------------------------------------------------------------
-# a real Oxigraph server (`oxigraph serve`, PyPI oxigraph) for the push and --endpoint tests
-
-
-def _oxigraph_binary() -> str:
-    import shutil
-    import sys
-
-    candidate = Path(sys.executable).parent / "oxigraph"
-    if candidate.exists():
-        return str(candidate)
-    found = shutil.which("oxigraph")
-    if not found:
-        pytest.skip("the oxigraph server is not installed (pip install 'kg[test]')")
-    return found
-
-
-class OxigraphServer:
-    """``oxigraph serve`` over the database at ``location``, on a free loopback port, with the
-    union default graph; ``stop()`` ends it."""
-
-    def __init__(self, location: Path) -> None:
-        import socket
-        import subprocess
-        import time
-
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [_oxigraph_binary(), "serve", "--location", str(location), "--bind", f"127.0.0.1:{self.port}",
-             "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("oxigraph serve did not start: " + self.process.stderr.read().decode())
-                time.sleep(0.05)
-
-    def select(self, query: str) -> list[dict]:
-        """The rows (SPARQL JSON bindings) of a SELECT, asked with SPARQLWrapper, not kg's client."""
-        from SPARQLWrapper import JSON, POST, SPARQLWrapper
-
-        sparql = SPARQLWrapper(self.url + "/query")
-        sparql.setTimeout(120)
-        sparql.setMethod(POST)
-        sparql.setReturnFormat(JSON)
-        sparql.setQuery(query)
-        sparql.queryType = "SELECT"  # SPARQLWrapper's own guess can take a header comment for an update
-        return sparql.queryAndConvert()["results"]["bindings"]
-
-    def update(self, text: str) -> None:
-        """Runs a SPARQL Update on the server (SPARQLWrapper)."""
-        from SPARQLWrapper import POST, SPARQLWrapper
-
-        sparql = SPARQLWrapper(self.url + "/query", updateEndpoint=self.url + "/update")
-        sparql.setTimeout(60)
-        sparql.setMethod(POST)
-        sparql.setQuery(text)
-        sparql.query()
-
-    def graph_counts(self) -> dict[str, int]:
-        """Quads per named graph on the server."""
-        rows = self.select("SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
-        return {row["g"]["value"]: int(row["n"]["value"]) for row in rows}
-
-    def stop(self) -> None:
-        import subprocess
-
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-        self.process.stderr.close()
+# a real Oxigraph server (`oxigraph serve`, PyPI oxigraph) for the push and --endpoint tests: tests/engine_servers.py
 
 
 @pytest.fixture(scope="session")

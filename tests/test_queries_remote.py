@@ -16,7 +16,7 @@ from collections import Counter
 from types import SimpleNamespace
 
 import pytest
-from pyoxigraph import Literal, QueryBoolean, QuerySolutions
+from pyoxigraph import Literal
 
 from kg import queries
 from kg.cli import main
@@ -38,25 +38,6 @@ REPRESENTATIVE = [  # a few plain queries, asked with SPARQLWrapper rather than 
 GROUP BY ?dep ORDER BY DESC(?dependents) LIMIT 10""",
     PREFIXES + "SELECT ?s ?tier WHERE { ?s a kg:System ; kg:tier ?tier FILTER(?tier <= 2) }",
 ]
-
-# parameters for every named query that needs some (the rest run with none)
-PARAMS = {
-    "compare": {"a": "mem0--mem0-ai", "b": "zep-graphiti--getzep-com"},
-    "compliant-systems": {"framework": "SOC 2"},
-    "recent": {"since": "2026-Q1", "limit": "30"},
-    "related": {"id": "mem0--mem0-ai", "edge_direction": "incoming"},
-    "search": {"text": "  Temporal knowledge GRAPH "},
-    "show": {"id": "mem0--mem0-ai"},
-    "substrate-risk": {"system": "OpenAI GPT family"},
-    "select-dependency": {"system": "anthropic-claude-foundation-models--anthropic-com"},
-    "coverage": {"by": "feature"},
-    "find": {"open": "true", "selfhost": "true", "protocol": "mcp", "section": "memory layers"},
-    "field-history": {"system": "smolagents-memory--huggingface-co", "column": "latest-release"},  # the seed record's own history
-    "recommend": {"text": "offline multi agent airgap", "today": "2026-07-01"},  # no tags here: every score 0, by id
-}
-# the advice tools that need a paper or two anchors with a cost or a capability score, which the bundled
-# catalog lacks (tests/test_advice_faces.py runs them on the full-shape catalog)
-NO_ANSWER_HERE = {"between", "predict-citations"}
 
 
 @pytest.fixture(scope="module")
@@ -112,39 +93,27 @@ def test_the_push_is_verified_batched_and_complete(remote, bundled_store, expect
         assert remote_answer == local_answer and local_answer, text
 
 
-def _settled(name, term):
-    """A GROUP_CONCAT of find's taxonomy, whose parts come in no set order, made comparable."""
-    if name == "taxonomy" and term is not None:
-        return "; ".join(sorted(term.value.split("; ")))
-    return term
+@pytest.fixture(scope="module")
+def loaded(remote):
+    """The server as tests/engine_checks.py checks an engine: each query's outcomes, for the table."""
+    import portability
+
+    engine = SimpleNamespace(name="oxigraph", query=remote.url + "/query")
+    return SimpleNamespace(engine=engine, outcomes=portability.EngineOutcomes("oxigraph"))
 
 
-def answer(result):
-    if isinstance(result, QueryBoolean):
-        return bool(result)
-    if isinstance(result, QuerySolutions) or hasattr(result, "variables"):
-        names = [v.value for v in result.variables]
-        return names, [tuple(_settled(n, row[n]) for n in names) for row in result]
-    return sorted(str(t) for t in result)
+@pytest.mark.parametrize("name", queries.available())
+def test_every_named_query_gives_the_same_rows_remotely(bundled_store, loaded, name):
+    """Each named query with each parameter set of tests/portability.py (its defaults and one more)."""
+    import engine_checks
+
+    engine_checks.check_query(loaded, bundled_store, name)
 
 
-@pytest.mark.parametrize("name", [name for name in queries.available() if name not in NO_ANSWER_HERE])
-def test_every_named_query_gives_the_same_rows_remotely(bundled_store, remote, name):
-    params = PARAMS.get(name, {})
-    local = answer(queries.run(bundled_store, name, params))
-    if "# -- kept table:" in queries.load(name).text:  # rows kept beside a local version: refused, never 0 rows
-        with pytest.raises(QueryError, match="ask it with --store"):
-            queries.run(Endpoint(remote.url + "/query"), name, params)
-        assert local and (not isinstance(local, tuple) or local[1])
-        return
-    far = answer(queries.run(Endpoint(remote.url + "/query"), name, params))
-    ordered = any(line.startswith("ORDER BY") for line in queries.load(name).text.splitlines())
-    if isinstance(local, tuple) and not ordered:  # rows in no set order: compared as multisets
-        assert local[0] == far[0] and Counter(local[1]) == Counter(far[1])
-    else:
-        assert far == local
-    if name in PARAMS:
-        assert local and (not isinstance(local, tuple) or local[1])  # a meaningful comparison
+def test_the_portability_table_says_what_oxigraph_did(loaded):
+    import engine_checks
+
+    engine_checks.check_table(loaded)
 
 
 def test_the_command_line_with_endpoint(remote, bundled_store, capsys):
@@ -326,3 +295,21 @@ def test_an_endpoint_page_that_echoes_the_request_never_prints_a_secret(servers)
             assert secret not in err, (secret, err)
         assert f"HTTP {status}" in err and "api_key=***" in err and "Traceback" not in err
         assert all(len(line) < 700 for line in err.splitlines())
+
+
+def test_a_server_without_a_union_default_graph_is_named_not_answered_empty(tmp_path, tiny_store, capsys):
+    """``oxigraph serve`` without --union-default-graph: the push succeeds; a named query then exits 4
+    with one line that says why and how to configure the store, never 0 rows with exit 0."""
+    from engine_servers import OxigraphServer
+
+    server = OxigraphServer(tmp_path / "db", union=False)
+    try:
+        report = push(tiny_store, server.url + "/query", update_endpoint=server.url + "/update")
+        assert report.verified is True
+        capsys.readouterr()
+        assert main(["query", "info", "--endpoint", server.url + "/query"]) == 4
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert "default graph does not" in err and "oxigraph serve --union-default-graph" in err
+    finally:
+        server.stop()
