@@ -166,17 +166,45 @@ def _is_virtuoso(remote: Remote, endpoint: str) -> bool:
     return remote.server.lower().startswith("virtuoso")
 
 
+def literals_first(dropped: list[NamedNode], inserted: list[tuple[NamedNode, list[str]]]) -> str:
+    """:func:`kg.sparql.updates.replacement` with every triple whose object is a literal inserted
+    before the others, in an ``INSERT DATA`` of its own. Virtuoso 7.2 turns a literal into the IRI of
+    the same text when that IRI comes earlier in the same request (``<u> .`` then ``"u"``: both IRIs;
+    the other way round both are kept), and a record often cites a URL it also holds as text.
+
+    >>> print(literals_first([], [(NamedNode("https://e.org/g"), ['<https://e.org/s> <https://e.org/p> <https://x> .',
+    ...                                                           '<https://e.org/s> <https://e.org/q> "https://x" .'])]))
+    INSERT DATA {
+    GRAPH <https://e.org/g> {
+    <https://e.org/s> <https://e.org/q> "https://x" .
+    }
+    } ;
+    INSERT DATA {
+    GRAPH <https://e.org/g> {
+    <https://e.org/s> <https://e.org/p> <https://x> .
+    }
+    }
+    """
+    literal = [(graph, [line for line in lines if line.split(" ", 2)[2].startswith('"')]) for graph, lines in inserted]
+    other = [(graph, [line for line in lines if not line.split(" ", 2)[2].startswith('"')]) for graph, lines in inserted]
+    first = replacement(dropped, literal)
+    rest = replacement([], other)
+    return " ;\n".join(part for part in (first, rest) if part)
+
+
 def update_requests(graphs: Mapping[str, list[str]], batch_bytes: int, batch_quads: int,
-                    staging: Callable[[str], NamedNode]) -> Iterator[Step]:
+                    staging: Callable[[str], NamedNode], *, virtuoso: bool = False) -> Iterator[Step]:
     """The requests that replace every graph of ``graphs`` (IRI -> N-Triples lines, already
     serialised), each at most about ``batch_bytes`` long and ``batch_quads`` quads (a single line
     may exceed the bytes): small graphs whole, several a request; a larger graph gathered in
-    ``staging(graph)`` and moved into place by its last request."""
+    ``staging(graph)`` and moved into place by its last request. For ``virtuoso``, each request's
+    literals come first (:func:`literals_first`)."""
     batch: list[tuple[str, list[str]]] = []
     size = quads = 0
+    write = literals_first if virtuoso else replacement
 
     def flush() -> Step:
-        return Step(replacement([NamedNode(g) for g, _ in batch], [(NamedNode(g), lines) for g, lines in batch]),
+        return Step(write([NamedNode(g) for g, _ in batch], [(NamedNode(g), lines) for g, lines in batch]),
                     sum(len(lines) for _, lines in batch), [g for g, _ in batch])
 
     for graph, lines in graphs.items():
@@ -185,7 +213,7 @@ def update_requests(graphs: Mapping[str, list[str]], batch_bytes: int, batch_qua
             if batch:
                 yield flush()
                 batch, size, quads = [], 0, 0
-            yield from _staged(graph, lines, batch_bytes, batch_quads, staging(graph))
+            yield from _staged(graph, lines, batch_bytes, batch_quads, staging(graph), write)
             continue
         if batch and (size + need > batch_bytes or quads + len(lines) > batch_quads):
             yield flush()
@@ -196,7 +224,8 @@ def update_requests(graphs: Mapping[str, list[str]], batch_bytes: int, batch_qua
         yield flush()
 
 
-def _staged(graph: str, lines: list[str], batch_bytes: int, batch_quads: int, stage: NamedNode) -> Iterator[Step]:
+def _staged(graph: str, lines: list[str], batch_bytes: int, batch_quads: int, stage: NamedNode,
+            write: Callable[[list[NamedNode], list[tuple[NamedNode, list[str]]]], str] = replacement) -> Iterator[Step]:
     """A graph too large for one request: into ``stage`` part by part, then moved into place."""
     parts: list[list[str]] = [[]]
     size = 0
@@ -207,7 +236,7 @@ def _staged(graph: str, lines: list[str], batch_bytes: int, batch_quads: int, st
         parts[-1].append(line)
         size += len(line) + 1
     for number, part in enumerate(parts):
-        text = replacement([stage] if number == 0 else [], [(stage, part)])
+        text = write([stage] if number == 0 else [], [(stage, part)])
         last = number == len(parts) - 1
         if last:  # what MOVE does, spelt out: Jena 4.5 refuses MOVE ("Invalid source target for operation")
             live = NamedNode(graph)
@@ -365,7 +394,7 @@ def _push(store: GraphStore, remote: Remote, graphs: list[NamedNode], total_grap
                 flight = None
         else:
             lines = {g.value: _lines(store, g, virtuoso) for g in graphs}
-            for step in update_requests(lines, batch_bytes, batch_quads, iris.push_staging):
+            for step in update_requests(lines, batch_bytes, batch_quads, iris.push_staging, virtuoso=virtuoso):
                 flight = step
                 remote.update(update_endpoint, step.text)
                 sent.accepted(step.quads, step.completes, step.staging, step.staged)
