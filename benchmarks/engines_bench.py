@@ -43,8 +43,7 @@ def _rows(url: str, name: str, params: Mapping[str, str]) -> list:
 
 
 def _bound(url: str, name: str, params: Mapping[str, str]) -> str:
-    query = queries.load(name)
-    return queries.bind_prepared(query, queries.prepare(Endpoint(url, timeout=600).select, query, params))
+    return queries.plan(name, params, Endpoint(url, timeout=600)).text
 
 
 def _timed(run) -> float:

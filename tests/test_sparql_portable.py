@@ -25,8 +25,7 @@ def texts(bundled_store) -> dict[str, str]:
         query = queries.load(name)
         found[name] = query.text
         for number, params in enumerate(portability.param_sets(name)):
-            ready = queries.prepare(bundled_store.select, query, params)
-            found[f"{name}#{number}"] = queries.bind_prepared(query, ready)
+            found[f"{name}#{number}"] = queries.plan(query, params, bundled_store).text
     return found
 
 
