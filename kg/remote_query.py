@@ -28,7 +28,7 @@ import json
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
-from pyoxigraph import RdfFormat, parse
+from pyoxigraph import QueryBoolean, RdfFormat, parse
 
 from .errors import QueryError, StoreError, UsageError
 from .remote_http import AUTH_METHODS, Remote, RemoteRefused, Reply, redact, redact_text, secrets_of
@@ -168,13 +168,16 @@ class Endpoint:
         self._default_graph_checked = True
 
     def _ask(self, text: str) -> bool | None:
-        """The endpoint's answer to an ASK (None where it is not a boolean)."""
+        """The endpoint's answer to an ASK, in any results format kg accepts (None where it is not a
+        boolean): read as JSON alone, an XML answer (Jena's front, any server that prefers it) once
+        passed the check unseen."""
+        reply = self._fetch(text, False)
         try:
-            answer = json.loads(self._fetch(text, False).body)
-        except ValueError:
+            answer = checked_solutions(canonical_booleans(reply.body), reply.media_type, "ASK", self.url,
+                                       self._secrets)
+        except StoreError:
             return None
-        found = answer.get("boolean") if isinstance(answer, dict) else None
-        return found if isinstance(found, bool) else None
+        return bool(answer) if isinstance(answer, QueryBoolean) else None
 
     def select(self, text: str) -> list[dict[str, Any]]:
         """SELECT rows as dicts of variable name -> term (unbound variables left out)."""

@@ -313,3 +313,21 @@ def test_a_server_without_a_union_default_graph_is_named_not_answered_empty(tmp_
         assert "default graph does not" in err and "oxigraph serve --union-default-graph" in err
     finally:
         server.stop()
+
+
+def test_a_store_answering_its_asks_in_xml_is_still_checked_for_a_union_default_graph(servers, capsys):
+    """An endpoint that prefers XML results (as tests/jena/JenaFront.java and some stores do): its
+    "systems in the default graph?" false and "in a named graph?" true are read as such, the query
+    exits 4 with the one line. Read as JSON only, the XML answers once let ``info`` print 0 rows, exit 0."""
+    answers = iter((False, True))
+
+    def xml_boolean(handler):
+        body = ('<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/>'
+                f"<boolean>{str(next(answers, False)).lower()}</boolean></sparql>")
+        return 200, {"Content-Type": "application/sparql-results+xml"}, body.encode()
+
+    endpoint = servers(xml_boolean)
+    assert main(["query", "info", "--endpoint", endpoint.url + "/sparql"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "default graph does not" in err
+    assert len(endpoint.seen) == 2  # the two ASKs; the query itself never sent
