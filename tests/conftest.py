@@ -32,6 +32,7 @@ from kg.store import GraphStore
 from kg.vocab import Iris
 
 from engine_servers import OxigraphServer  # tests/engine_servers.py: the real engines of the push tests
+from engine_fixtures import jena_build, jena_loaded, oxigraph_loaded, virtuoso_loaded  # noqa: F401 (fixtures)
 import searching  # tests/searching.py: the words matcher of search and find, written from its definition
 
 ROOT = Path(__file__).resolve().parent.parent

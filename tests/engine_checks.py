@@ -39,6 +39,16 @@ def assert_whole(engine, store) -> None:
         remote.close()
 
 
+def tamper(engine, graphs) -> None:
+    """A quad of junk added to each of ``graphs`` on the server (a push must replace it)."""
+    remote = Remote(user=engine.user, password=engine.password, auth=engine.auth, timeout=300)
+    try:
+        for graph in graphs:
+            remote.update(engine.update, f"INSERT DATA {{ GRAPH {graph} {{ <urn:x:junk> <urn:x:p> \"junk\" }} }}")
+    finally:
+        remote.close()
+
+
 def query_cases(known_failures: dict[str, str]) -> list:
     """Every named query as a test case; those of ``known_failures`` a strict xfail with the reason."""
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=known_failures[name]))

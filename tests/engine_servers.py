@@ -114,7 +114,7 @@ def jena_tool(folder: Path, main_class: str, *args: str, timeout: float = 300) -
                           text=True, timeout=timeout)
 
 
-def _jena_front(folder: Path) -> tuple[Path, str]:
+def jena_front(folder: Path) -> tuple[Path, str]:
     """tests/jena/JenaFront.java compiled into ``folder`` (once), and the class path to run it."""
     if not jena_installed() or shutil.which("javac") is None:
         unavailable("Apache Jena or a JDK is not installed (apt-get install libapache-jena-java default-jdk-headless)")
@@ -128,8 +128,9 @@ def _jena_front(folder: Path) -> tuple[Path, str]:
 
 
 def jena_parse(folder: Path, files: list[Path]) -> dict[str, str]:
-    """Each file parsed as a SPARQL 1.1 query by Jena's ARQ parser (one JVM): path -> "ok" or the error."""
-    _, classpath = _jena_front(folder)
+    """Each file parsed as a SPARQL 1.1 query by Jena's ARQ parser (one JVM): path -> "ok" or the error
+    (``folder``: where JenaFront is compiled, or was, by :func:`start_jena` or an earlier call)."""
+    _, classpath = jena_front(folder)
     done = subprocess.run(["java", "-cp", classpath, "JenaFront", "--parse", *map(str, files)], capture_output=True,
                           text=True, timeout=300)
     found = {}
@@ -152,6 +153,7 @@ class Engine:
     password: str | None = None
     auth: str = "basic"
     on_stop: Callable[[], None] | None = None
+    server: "OxigraphServer | None" = None  # the Oxigraph server's own handle (its SPARQLWrapper helpers)
 
     def stop(self) -> None:
         if self.on_stop is not None:
@@ -160,21 +162,27 @@ class Engine:
             _end(self.process)
 
 
-def start_jena(folder: Path, *, union: bool = True) -> Engine:
-    """JenaFront over an in-memory TDB2 database (the same engine and plans as on disk, without a
-    disk sync at each commit) on a free port; ``union``: the default graph is the union of the
-    named graphs (Fuseki's ``tdb2:unionDefaultGraph true``)."""
-    _, classpath = _jena_front(folder)
+def start_jena(folder: Path, *, build: Path | None = None) -> Engine:
+    """JenaFront (compiled into ``build``, by default ``folder``) over an in-memory TDB2 database (the
+    same engine and plans as on disk, without a disk sync at each commit) on a free port. Its default
+    graph is the union of the named graphs (Fuseki's ``tdb2:unionDefaultGraph true``) at /query, the
+    store's own default graph at /no-union/query (:func:`no_union`)."""
+    _, classpath = jena_front(build or folder)
     port = free_port()
     log = folder / f"jena-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(["java", "-Xss8m", "-cp", classpath, "JenaFront",
                                     "--loc", "mem", "--port", str(port), "--timeout-s", "300",
-                                    *(["--union-default-graph"] if union else [])],
+                                    "--union-default-graph"],
                                    stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     _wait_for_port(port, process, "the Jena front", log)
     url = f"http://127.0.0.1:{port}"
     return Engine("jena", url + "/query", url + "/update", url + "/data", process)
+
+
+def no_union(engine: Engine) -> str:
+    """The query endpoint of a JenaFront over the same data without the union default graph."""
+    return engine.query.removesuffix("/query") + "/no-union/query"
 
 
 # ---------------------------------------------------------------------------
@@ -337,7 +345,7 @@ def start_oxigraph(folder: Path, *, union: bool = True) -> Engine:
     """The Oxigraph server over a new database in ``folder`` (with the union default graph)."""
     server = OxigraphServer(folder / "db", union=union)
     return Engine("oxigraph", server.url + "/query", server.url + "/update", server.url + "/store", server.process,
-                  on_stop=server.stop)
+                  on_stop=server.stop, server=server)
 
 
 def scratch(prefix: str) -> Path:

@@ -1,9 +1,11 @@
 """kg push and every named query against Apache Jena TDB2 (Debian's libapache-jena-java 4.5, behind
-tests/jena/JenaFront.java: Fuseki is not packaged), started on a free loopback port for this module:
-the bundled catalog pushed once by SPARQL Update (the largest graphs staged and moved into place),
+tests/jena/JenaFront.java: Fuseki is not packaged), started on a free loopback port once per test
+session (tests/engine_fixtures.py): the bundled catalog pushed by SPARQL Update (the largest graphs
+staged and moved into place),
 every named query compared with the local answers (tests/engine_checks.py), ``vendor-portfolio -p
-vendor=google`` answered (HTTP 400 before: a variable bound while the SELECT assigns it), and a
-store without a union default graph named as such, never an empty answer. Skipped with the reason
+vendor=google`` answered (HTTP 400 before: a variable bound while the SELECT assigns it), and the
+same data read without a union default graph (JenaFront's /no-union/query) named as such, never an
+empty answer. Skipped with the reason
 where Jena is not installed; in CI a failure (.ci/run installs it).
 """
 
@@ -18,17 +20,14 @@ import engine_checks
 import engine_servers
 from kg import queries
 from kg.cli import main
+from kg.remote_query import DefaultGraphNotUnion, Endpoint
 
 KNOWN_FAILURES: dict[str, str] = {}  # every named query answers on Jena
 
 
 @pytest.fixture(scope="module")
-def jena(tmp_path_factory, bundled_store):
-    engine = engine_servers.start_jena(tmp_path_factory.mktemp("jena"))
-    try:
-        yield engine_checks.pushed(engine, bundled_store)
-    finally:
-        engine.stop()
+def jena(jena_loaded):
+    return jena_loaded
 
 
 def test_the_push_is_whole_and_verified(jena, bundled_store):
@@ -61,18 +60,15 @@ def test_the_portability_table_says_what_jena_did(jena):
     engine_checks.check_table(jena)
 
 
-def test_a_store_without_a_union_default_graph_is_named_not_answered_empty(tmp_path, tiny_store, capsys):
-    """Jena's default: a default graph of its own. The push succeeds; a query then exits 4 with one
-    line that says why and how to configure the store, never 0 rows with exit 0."""
-    engine = engine_servers.start_jena(tmp_path / "jena", union=False)
-    try:
-        assert engine_checks.pushed(engine, tiny_store).report.verified is True
-        capsys.readouterr()
-        assert main(["query", "info", "--endpoint", engine.query]) == 4
-        out, err = capsys.readouterr()
-        assert out == "" and err.count("\n") == 1
-        assert "default graph" in err and "tdb2:unionDefaultGraph true" in err
-        with pytest.raises(Exception, match="not the union|does not"):
-            queries.query(__import__("kg").endpoint(engine.query), "sections")
-    finally:
-        engine.stop()
+def test_a_store_without_a_union_default_graph_is_named_not_answered_empty(jena, capsys):
+    """Jena's default: a default graph of its own (the pushed catalog is in named graphs only). A query
+    then exits 4 with one line that says why and how to configure the store, never 0 rows with exit 0."""
+    plain = engine_servers.no_union(jena.engine)
+    assert main(["query", "info", "--endpoint", plain]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "default graph" in err and "tdb2:unionDefaultGraph true" in err
+    with pytest.raises(DefaultGraphNotUnion, match="its default graph does not"):
+        queries.query(Endpoint(plain), "sections")
+    assert main(["query", "info", "--endpoint", jena.engine.query]) == 0  # the same data, with the union
+    assert "System" in capsys.readouterr().out

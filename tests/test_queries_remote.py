@@ -1,6 +1,6 @@
 """kg push, then kg query NAME --endpoint URL: the bundled catalog is pushed once (``kg.pushes.push``,
-SPARQL Update in small batches) to a real Oxigraph server (``oxigraph serve``: tests/conftest.py's
-``oxigraph_server``); the push's report and the server's graphs are checked against the store
+SPARQL Update in small batches) to a real Oxigraph server (``oxigraph serve``, once per test
+session: tests/engine_fixtures.py); the push's report and the server's graphs are checked against the store
 and the JSON; every named query asked of the server gives the same rows as the embedded
 store. A remote copy tampered with is repaired by pushing again (the tiny catalog, on a server
 of its own). Credentials go to the named endpoint only and a redirect is never followed.
@@ -41,15 +41,11 @@ GROUP BY ?dep ORDER BY DESC(?dependents) LIMIT 10""",
 
 
 @pytest.fixture(scope="module")
-def remote(tmp_path_factory, bundled_store, oxigraph_server):
-    """The server, with the bundled catalog pushed by kg (``report``: the push's report)."""
-    server = oxigraph_server(tmp_path_factory.mktemp("oxigraph-remote") / "db")
-    try:
-        report = push(bundled_store, server.url + "/query", update_endpoint=server.url + "/update",
-                      batch_bytes=256 * 1024)
-        yield SimpleNamespace(server=server, url=server.url, report=report)
-    finally:
-        server.stop()
+def remote(oxigraph_loaded):
+    """The server, with the bundled catalog pushed by kg once per session (tests/engine_fixtures.py;
+    ``report``: the push's report)."""
+    server = oxigraph_loaded.engine.server
+    return SimpleNamespace(server=server, url=server.url, report=oxigraph_loaded.report)
 
 
 def _value(term) -> tuple[str, str]:
@@ -94,12 +90,9 @@ def test_the_push_is_verified_batched_and_complete(remote, bundled_store, expect
 
 
 @pytest.fixture(scope="module")
-def loaded(remote):
+def loaded(oxigraph_loaded):
     """The server as tests/engine_checks.py checks an engine: each query's outcomes, for the table."""
-    import portability
-
-    engine = SimpleNamespace(name="oxigraph", query=remote.url + "/query")
-    return SimpleNamespace(engine=engine, outcomes=portability.EngineOutcomes("oxigraph"))
+    return oxigraph_loaded
 
 
 @pytest.mark.parametrize("name", queries.available())

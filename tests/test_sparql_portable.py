@@ -46,18 +46,16 @@ def test_the_scope_rule_catches_what_jena_refused():
     assert sparql_scope.problems(old) == ["(... AS ?vendor) in SELECT: ?vendor is already in scope"]
 
 
-def test_jena_parses_every_text(texts, tmp_path):
-    if not engine_servers.jena_installed():
-        engine_servers.unavailable("Apache Jena is not installed (apt-get install libapache-jena-java)")
+def test_jena_parses_every_text(texts, tmp_path, jena_build):
+    """Every text, and the old vendor-portfolio text bound (which the strict parser must refuse), in one JVM."""
     files = []
     for number, (label, text) in enumerate(texts.items()):
         path = tmp_path / f"{number}.rq"
         path.write_text(text, encoding="utf-8")
         files.append((label, path))
-    outcome = engine_servers.jena_parse(tmp_path, [path for _, path in files])
-    refused = {label: outcome[str(path)] for label, path in files if outcome[str(path)] != "ok"}
-    assert refused == {} and len(outcome) == len(files)
-    # the parser is strict: the old vendor-portfolio text, bound, is refused
     old = tmp_path / "old.rq"
     old.write_text("SELECT (?n AS ?vendor) WHERE { VALUES (?vendor) { (\"google\") } ?v <urn:x:p> ?n }")
-    assert "already in-scope" in engine_servers.jena_parse(tmp_path, [old])[str(old)]
+    outcome = engine_servers.jena_parse(jena_build, [path for _, path in files] + [old])
+    refused = {label: outcome[str(path)] for label, path in files if outcome[str(path)] != "ok"}
+    assert refused == {} and len(outcome) == len(files) + 1
+    assert "already in-scope" in outcome[str(old)]  # the parser is strict

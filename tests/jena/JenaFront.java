@@ -5,8 +5,11 @@
 // what kg and the tests use of the protocol, nothing more:
 //
 //   GET|POST /query   SPARQL query (GET ?query=, a form POST, or a body of application/sparql-query);
-//                     SELECT/ASK as application/sparql-results+json (or +xml when asked for),
-//                     CONSTRUCT/DESCRIBE as Turtle (or N-Triples when asked for)
+//                     SELECT/ASK as application/sparql-results+json (+xml when asked for and JSON
+//                     is not: Fuseki's choice for kg's Accept), CONSTRUCT/DESCRIBE as Turtle (or
+//                     N-Triples when asked for)
+//   GET|POST /no-union/query   the same over the store's own default graph, whatever
+//                     --union-default-graph says (a store without the union, beside the one with it)
 //   POST /update      SPARQL Update (a form POST of update=, or a body of application/sparql-update),
 //                     each request one TDB2 write transaction
 //   PUT|GET|DELETE|POST /data?graph=IRI   the Graph Store Protocol on one named graph (N-Triples
@@ -98,8 +101,10 @@ public final class JenaFront {
         if (union) {
             dataset.getContext().set(TDB2.symUnionDefaultGraph, true);
         }
+        boolean unionDefault = union;  // captured by the handlers
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
-        server.createContext("/query", exchange -> handle(exchange, JenaFront::query));
+        server.createContext("/query", exchange -> handle(exchange, (e, p, b) -> query(e, p, b, unionDefault)));
+        server.createContext("/no-union/query", exchange -> handle(exchange, (e, p, b) -> query(e, p, b, false)));
         server.createContext("/update", exchange -> handle(exchange, JenaFront::update));
         server.createContext("/data", exchange -> handle(exchange, JenaFront::graphStore));
         server.setExecutor(Executors.newFixedThreadPool(4));
@@ -169,7 +174,7 @@ public final class JenaFront {
         return out;
     }
 
-    private static Reply query(HttpExchange exchange, Map<String, String> params, byte[] body) {
+    private static Reply query(HttpExchange exchange, Map<String, String> params, byte[] body, boolean union) {
         String method = exchange.getRequestMethod();
         String text = params.get("query");
         if (text == null && method.equals("POST") && header(exchange, "Content-Type").startsWith("application/sparql-query")) {
@@ -182,10 +187,10 @@ public final class JenaFront {
         String accept = header(exchange, "Accept");
         return Txn.calculateRead(dataset, () -> {
             try (QueryExecution execution = QueryExecution.create().query(query).dataset(dataset)
-                    .timeout(timeoutSeconds, TimeUnit.SECONDS).build()) {
+                    .set(TDB2.symUnionDefaultGraph, union).timeout(timeoutSeconds, TimeUnit.SECONDS).build()) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 if (query.isSelectType()) {
-                    if (accept.contains("sparql-results+xml")) {
+                    if (prefersXml(accept)) {
                         ResultSetFormatter.outputAsXML(out, execution.execSelect());
                         return new Reply(200, "application/sparql-results+xml", out.toByteArray());
                     }
@@ -194,7 +199,7 @@ public final class JenaFront {
                 }
                 if (query.isAskType()) {
                     boolean answer = execution.execAsk();
-                    if (accept.contains("sparql-results+xml")) {
+                    if (prefersXml(accept)) {
                         ResultSetFormatter.outputAsXML(out, answer);
                         return new Reply(200, "application/sparql-results+xml", out.toByteArray());
                     }
@@ -207,6 +212,11 @@ public final class JenaFront {
                 return new Reply(200, ntriples ? "application/n-triples" : "text/turtle", out.toByteArray());
             }
         });
+    }
+
+    /** XML results only for a client that accepts them and not JSON (Fuseki's choice for kg's Accept). */
+    private static boolean prefersXml(String accept) {
+        return accept.contains("sparql-results+xml") && !accept.contains("sparql-results+json");
     }
 
     private static Reply update(HttpExchange exchange, Map<String, String> params, byte[] body) {
