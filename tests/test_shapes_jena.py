@@ -1,14 +1,16 @@
 """kg's shapes run by Apache Jena's SHACL engine (Debian's libapache-jena-java 4.5, its ``shacl`` tool) over
-the bundled catalog, counted per rule (source shape) against kg's own report of the same data
-(multisets of rule names). Skipped with the reason where Jena is not installed; in CI a failure.
+the bundled catalog, compared with kg's own report of the same data, rule by rule and focus node by
+focus node (multisets of (rule, focus node)). Skipped with the reason where Jena is not installed; in CI
+a failure.
 
-Every rule gives the same results, focus node by focus node. The three rules that apply to some
-cells or provenances only (``T1Citation``, ``T2Citation``, ``HumanProvenanceAuthor``) once reached them
-through a property shape with ``sh:targetNode "T1"``, the inverse path ``^kg:claimTier`` and a nested
-``sh:property``: SHACL 4.8.2 validates each value node against the nested shape (kg and pySHACL do),
-Jena 4.5 the focus node (the literal), 1 result where kg found 12,242. They are now node shapes on
-every subject of the property, "not of this tier, or cited as it asks" (shapes/kg-shapes.ttl), which
-every Core engine reads alike; this test fails if a shape of that corner comes back.
+Every rule gives the same results but the three that apply to some cells or provenances only
+(``T1Citation``, ``T2Citation``, ``HumanProvenanceAuthor``), a known divergence of Jena 4.5 that the
+test pins down: they reach their cells from the tier's literal (``sh:targetNode "T2"``, the path
+``^kg:claimTier``) and check each with a nested ``sh:property``, which SHACL 4.8.2 applies to each value
+node (each T2 cell: kg and pySHACL do) and Jena 4.5 to the focus node (the literal "T2"): at most one
+result each, on the literal, where kg reports 12,243 on cells. The shapes keep that form (shapes/README.md
+says why: kg:citation / kg:author as each result's path, and a third less validation time than a
+portable node shape with sh:or); docs/guide/push.md tells a Fuseki user to read those rules from kg.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from kg.exports import export
 
 SHAPES = Path(__file__).resolve().parent.parent / "shapes"
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
-DISPATCHED = ("T1Citation", "T2Citation", "HumanProvenanceAuthor")  # the rules once dispatched
+DISPATCHED = ("T1Citation", "T2Citation", "HumanProvenanceAuthor")  # reached from a literal (the docstring)
+LITERALS = {"T1Citation": "T1", "T2Citation": "T2", "HumanProvenanceAuthor": "human"}
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +61,24 @@ def _per_rule(found: Counter) -> Counter:
     return per_rule
 
 
-def test_jena_counts_every_rule_as_kg_does(counts):
+def test_jena_counts_every_other_rule_as_kg_does(counts):
     jena, ours = (_per_rule(found) for found in counts)
     assert sum(ours.values()) > 10_000
     assert sum(ours[rule] for rule in DISPATCHED) > 10_000  # 12,243 of the bundled catalog's 12,586
-    assert jena == ours
+    others = (set(jena) | set(ours)) - set(DISPATCHED)
+    assert {rule: jena[rule] for rule in others} == {rule: ours[rule] for rule in others}
+    assert sum(ours[rule] for rule in others) > 100  # CanonicalSection, LicenceCellLinksLicense on this catalog
+
+
+def test_jena_and_kg_give_the_same_results_focus_by_focus_on_every_other_rule(counts):
+    jena, ours = ({key: n for key, n in found.items() if key[0] not in DISPATCHED} for found in counts)
+    assert jena == ours and len(ours) > 100
 
 
 @pytest.mark.parametrize("rule", DISPATCHED)
-def test_jena_finds_the_once_dispatched_rules_where_kg_does(counts, rule):
-    """The same results, focus node by focus node (kg: each T2 cell without an http(s) citation)."""
+def test_jena_checks_a_dispatched_rule_on_its_literal_not_on_each_cell(counts, rule):
+    """Jena 4.5's known divergence, pinned: kg's results on cells (provenances), Jena's at most one,
+    on the literal the rule starts from. The day Jena follows 4.8.2 this fails: then compare them too."""
     jena, ours = ({focus: n for (name, focus), n in found.items() if name == rule} for found in counts)
-    assert jena == ours
-
-
-def test_jena_and_kg_give_the_same_results_focus_by_focus(counts):
-    jena, ours = counts
-    assert jena == ours
+    assert all(focus.startswith("https://w3id.org/agent-landscape/id/") for focus in ours)  # none: HumanProvenanceAuthor
+    assert set(jena) <= {LITERALS[rule]} and sum(jena.values()) <= 1
