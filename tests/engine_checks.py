@@ -52,7 +52,7 @@ def tamper(engine, graphs) -> None:
 def query_cases(known_failures: dict[str, str]) -> list:
     """Every named query as a test case; those of ``known_failures`` a strict xfail with the reason."""
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=known_failures[name]))
-            if name in known_failures else name for name in queries.available()]
+            if name in known_failures else name for name in portability.names()]
 
 
 def check_query(loaded, store, name: str) -> None:
@@ -67,9 +67,9 @@ def check_query(loaded, store, name: str) -> None:
 def check_table(loaded) -> None:
     """The portability table in the docs says what this engine did (``python tests/portability.py --write``)."""
     names = {o.name for o in loaded.outcomes.outcomes}
-    if names != set(queries.available()):
+    if names != set(portability.names()):
         pytest.skip("not every query of this engine ran (run the whole file)")
-    found = {name: portability.verdict(loaded.outcomes, name) for name in queries.available()}
+    found = {name: portability.verdict(loaded.outcomes, name) for name in portability.names()}
     documented = portability.documented()[loaded.engine.name]
     unlike = {name: (documented.get(name), verdict) for name, verdict in found.items() if documented.get(name) != verdict}
     assert unlike == {}, f"the table says, {loaded.engine.name} did: {unlike}"

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pytest
 from pyoxigraph import Literal
 
+import portability
 from kg import queries
 from kg.cli import main
 from kg.remote_query import Endpoint
@@ -95,7 +96,7 @@ def loaded(oxigraph_loaded):
     return oxigraph_loaded
 
 
-@pytest.mark.parametrize("name", queries.available())
+@pytest.mark.parametrize("name", portability.names())
 def test_every_named_query_gives_the_same_rows_remotely(bundled_store, loaded, name):
     """Each named query with each parameter set of tests/portability.py (its defaults and one more)."""
     import engine_checks
