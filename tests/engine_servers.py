@@ -343,6 +343,7 @@ class OxigraphServer:
 
 def start_oxigraph(folder: Path, *, union: bool = True) -> Engine:
     """The Oxigraph server over a new database in ``folder`` (with the union default graph)."""
+    folder.mkdir(parents=True, exist_ok=True)  # oxigraph makes db/, not the folders above it
     server = OxigraphServer(folder / "db", union=union)
     return Engine("oxigraph", server.url + "/query", server.url + "/update", server.url + "/store", server.process,
                   on_stop=server.stop, server=server)
