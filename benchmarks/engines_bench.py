@@ -1,10 +1,7 @@
-#!/usr/bin/env python3
 """A named query timed over ``--endpoint`` on Jena TDB2 and Virtuoso against the Oxigraph server, as ratios.
 
-    python benchmarks/engines_bench.py STORE                       # starts the three engines, pushes STORE
-    python benchmarks/engines_bench.py STORE --endpoint oxigraph=URL --endpoint jena=URL --endpoint virtuoso=URL
-
-For the benchmark harness: :func:`engine_ratios` takes running endpoints (each holding the store's
+The measuring code of the ``substrate-risk-engines`` stage (:mod:`stage_engines`; ``python benchmarks/run.py
+--stages substrate-risk-engines`` runs it alone): :func:`engine_ratios` takes running endpoints (each holding the store's
 graphs, the default graph their union) and returns, per engine, the median wall time of the query
 of the query's bound text (the parameters resolved and bound once, as kg sends it; every row read
 through kg's remote client, :class:`kg.remote_query.Endpoint`) and its ratio to Oxigraph's, and the
@@ -18,7 +15,6 @@ plans and pages), then ``repeats`` times; the same rows are checked on every eng
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import statistics
@@ -92,29 +88,3 @@ def started_engines(store: GraphStore, folder: Path) -> Iterator[dict[str, str]]
     finally:
         for engine in engines:
             engine.stop()
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", help="a store built from the catalog (kg build --store DIR)")
-    parser.add_argument("--endpoint", action="append", default=[], metavar="ENGINE=URL",
-                        help="a running engine's query endpoint holding the store (repeatable; default: start them)")
-    parser.add_argument("--query", default="substrate-risk")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args(argv)
-    params = dict(p.split("=", 1) for p in args.param) or {"system": "Anthropic"}
-    if args.endpoint:
-        found = engine_ratios(dict(e.split("=", 1) for e in args.endpoint), args.query, params, args.repeats)
-    else:
-        import tempfile
-
-        store = GraphStore.open_existing(args.store, read_only=True)
-        with started_engines(store, Path(tempfile.mkdtemp(prefix="kg-engines-bench-"))) as endpoints:
-            found = engine_ratios(endpoints, args.query, params, args.repeats)
-    print(json.dumps({"query": args.query, "params": params, "engines": found}, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

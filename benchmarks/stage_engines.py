@@ -2,41 +2,24 @@
 
 The slot of the engines benchmark. Its floor (``report_engines.portability_floors``): the query over
 ``--endpoint`` on Jena TDB2 and on Virtuoso within 2x of the Oxigraph server, on the bundled catalog.
-The measuring code is ``benchmarks/engines_bench.py`` (branch ``engines``: ``started_engines(store,
-folder)`` starts the three engines the tests start and pushes a store to each, ``engine_ratios(endpoints,
-name, params, repeats)`` times the query's bound text on each); this stage builds the bundled catalog's
-store and calls the two. Until that module is here, or where Jena or Virtuoso is not installed (Debian's
-``libapache-jena-java`` and ``virtuoso-opensource``), the stage says so and its floor is "not measured".
-
-When ``engines_bench.py`` lands, it becomes a module of this stage: its command line goes (run.py is the
-one command; ``tests/test_benchmarks.py`` allows no other), and nothing else here changes.
+The measuring code is :mod:`engines_bench` (``started_engines(store, folder)`` starts the three engines
+the tests start and pushes a store to each, ``engine_ratios(endpoints, name, params, repeats)`` times the
+query's bound text on each); this stage builds the bundled catalog's store and calls the two. Where Jena
+or Virtuoso is not installed (Debian's ``libapache-jena-java`` and ``virtuoso-opensource``), the stage
+says so and its floor is "not measured".
 """
 
 from __future__ import annotations
 
-import importlib
 import shutil
 from pathlib import Path
-from typing import Any
 
 QUERY, PARAMS = "substrate-risk", {"system": "Anthropic"}
 
 
-def _engines_bench() -> Any | None:
-    """``engines_bench``, where it is here (None: not yet)."""
-    try:
-        return importlib.import_module("engines_bench")
-    except ModuleNotFoundError as err:
-        if err.name != "engines_bench":
-            raise
-        return None
-
-
 def stage_substrate_risk_engines(spec: dict) -> dict:
     """``{"engines": {"oxigraph": {"seconds": S, ...}, "jena": {...}, "virtuoso": {...}}}``, or why not measured."""
-    bench = _engines_bench()
-    if bench is None:
-        return {"available": False, "note": "benchmarks/engines_bench.py is not here yet (issue 52, branch engines)"}
+    import engines_bench as bench
     import engine_servers  # tests/engine_servers.py, which engines_bench puts on the path
 
     missing = [name for name, here in (("Apache Jena", engine_servers.jena_installed()),
