@@ -64,12 +64,13 @@ Export (Turtle, JSON-LD, N-Triples, N-Quads, TriG, or the catalog JSON rebuilt f
 912
 
 Push to another SPARQL 1.1 store (docs/guide/push.md: Oxigraph server, Virtuoso, Fuseki, GraphDB).
-Errors are typed; here nothing listens on the port:
+Errors are typed; here nothing listens on the port (a ``PushStopped`` is a ``StoreError`` that says
+how far the push got and what is partial):
 
 >>> kg.push(store, "http://127.0.0.1:9/sparql", timeout=5)
 Traceback (most recent call last):
 ...
-kg.errors.StoreError: cannot reach http://127.0.0.1:9/sparql: ...
+kg.pushes.PushStopped: cannot reach http://127.0.0.1:9/sparql: ...
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ def named_queries() -> list[NamedQuery]:
 
     >>> import kg
     >>> [p.name for p in next(q for q in kg.named_queries() if q.name == "substrate-risk").params]
-    ['system', 'vendor', 'direct']
+    ['system', 'vendor', 'direct', 'edge_types']
     """
     from .queries import listing
 

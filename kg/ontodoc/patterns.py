@@ -1,7 +1,7 @@
 """The named graphs and IRI patterns that ``Iris`` mints, read by calling it with placeholders.
 
 >>> [name for name, _, _ in named_graphs()][:3]
-['record_graph', 'changeset_graph', 'analysis_graph']
+['record_graph', 'changeset_graph', 'push_staging']
 """
 
 from __future__ import annotations
