@@ -16,6 +16,7 @@ import time
 from typing import Any, Callable
 
 from bench_harness import kg_module, measure
+from stage_queries import paper_of
 
 TODAY = "2026-07-01"  # every tool reads the staleness and the current year from it: the same answer on every day
 
@@ -46,7 +47,7 @@ def tools(store: Any) -> dict[str, Callable[[], Any]]:
     form = advice.StructuredForm(shape="multi-agent", scale="production", latency_budget_ms=800,
                                  persistence="long-term", deployment="offline", cost_ceiling_usd_per_mtok=5)
     low, high = _anchors(store)
-    paper = advice.breakouts(store, limit=1, today=TODAY).rows[0]["id"]
+    paper = paper_of(store, TODAY)
     return {
         "recommend (text)": lambda: advice.recommend(store, "offline multi agent airgap", today=TODAY),
         "recommend (form)": lambda: advice.recommend(store, form=form, today=TODAY),

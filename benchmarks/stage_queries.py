@@ -57,10 +57,11 @@ def query_params(query: Any, ids: list[str], paper: str | None = None) -> dict[s
     return values
 
 
-def paper_of(store: Any) -> str | None:
-    """A paper of the store (the first that ``breakouts`` lists, as the advice stage takes), or None."""
+def paper_of(store: Any, today: Any = None) -> str | None:
+    """A paper of the store (the first that ``breakouts`` lists on ``today``, the current day by
+    default), or None: the one both the queries and the advice stages time."""
     advice = kg_module("kg.advice")
-    rows = advice.breakouts(store, limit=1).rows
+    rows = advice.breakouts(store, limit=1, today=today).rows
     return str(rows[0]["id"]) if rows else None
 
 

@@ -16,6 +16,7 @@ tests are skipped where there is none (CI installs it).
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
@@ -25,7 +26,7 @@ import subprocess
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 from helpers import kg_command
@@ -430,8 +431,6 @@ class Browser:
     and collect what its console and the Content-Security-Policy reported."""
 
     def __init__(self, profile: Path) -> None:
-        import json
-
         self.json = json
         ours_in, chrome_out = os.pipe()  # Chromium writes on its fd 4
         chrome_in, ours_out = os.pipe()  # Chromium reads on its fd 3
@@ -536,8 +535,6 @@ def test_the_walk_index_system_ontology_editor_chart(server, browser, expected_r
     """The issue's walk: the index (paged) -> a system -> the ontology term of one of its
     properties -> a query in the editor (with completion of an ontology term) -> a chart of its
     results; every step checked against the JSON, nothing refused by the CSP, no script error."""
-    import json
-
     url, folder = server
     every = sorted(find_oracle.facts, key=lambda f: (f["tier"], f["name"].lower(), f["id"]))
     browser.open(f"{url}/id/system/")
@@ -662,11 +659,11 @@ def test_a_share_link_opens_the_query_in_another_browser(server, own_browser):
     browser.open(url + "/")
     browser.wait(EDITOR_READY)
     query = PROTOCOL_COUNTS + "  # shared"
-    browser.eval(f"window.kgYasgui.getTab().setQuery({__import__('json').dumps(query)}); true")
+    browser.eval(f"window.kgYasgui.getTab().setQuery({json.dumps(query)}); true")
     link = browser.eval("window.kgYasgui.getTab().getShareableLink()")
     assert link.startswith(url + "/#") and "query=" in link
     # another person's browser (no storage shared), the link pointing elsewhere as well
-    browser.open(link + "&endpoint=" + __import__("urllib.parse").parse.quote("http://example.org/sparql"), fresh=True)
+    browser.open(link + "&endpoint=" + quote("http://example.org/sparql"), fresh=True)
     browser.wait(EDITOR_READY)
     assert browser.eval(f"{EDITOR}.getValue()") == query
     assert browser.eval("window.kgYasgui.getTab().getEndpoint()") == url + "/sparql"
@@ -678,8 +675,6 @@ def test_a_share_link_opens_the_query_in_another_browser(server, own_browser):
 def test_the_chart_labels_its_bars_with_prefixed_names(server, own_browser, find_oracle):
     """The bars read kg:MCP as the table does (not the IRI cut short), their lengths the counts of
     the systems that support each protocol, from the JSON."""
-    import json
-
     url, folder = server
     browser = own_browser
     browser.open(url + "/")

@@ -99,20 +99,11 @@ def plan(query: str | NamedQuery, values: Mapping[str, str] | None, version: "Gr
     text = _ranked_hits(text, query, version, converted)
     notes = list(converted.notes)
     if query.trusted:  # the kept tables' step: rows kept beside the version, as VALUES (kg.queries.tables)
-        _kept_here(query, text, version)
-        text, said = tables.fill(text, version, converted.values, iris, converted.limit)
+        text, said = tables.fill(query.name, text, version, converted.values, iris, converted.limit)
         notes += said
     if converted.limit is not None and form in _LIMITED_FORMS:
         text = limited(text, converted.limit)
     return Plan(query, text, converted.limit, tuple(notes), converted.values, form, dataset)
-
-
-def _kept_here(query: NamedQuery, text: str, version: Any) -> None:
-    """A query that reads a kept table asked of a remote endpoint is refused, not answered with no
-    rows: what it reads is kept beside a local store's version, which no endpoint has."""
-    if version is not None and not isinstance(version, GraphStore) and tables.reads_kept(text):
-        raise QueryError(f"{query.name}: reads what is kept beside a local store's version (its validation's "
-                         "findings), which a remote endpoint does not have: ask it with --store")
 
 
 def _computed(query: NamedQuery, version: Any, converted: Converted) -> Plan:

@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Mapping
 from pyoxigraph import Literal, NamedNode
 
 from .. import findings
+from ..errors import QueryError
 from ..store import GraphStore
 from ..vocab import DCTERMS, KG, SKOS, XSD, Iris
 
@@ -56,10 +57,17 @@ def reads_kept(text: str) -> bool:
     return _BLOCK.search(text) is not None
 
 
-def fill(text: str, version: Any, values: Mapping[str, str], iris: Iris, limit: int | None) -> tuple[str, list[str]]:
-    """``text`` (a trusted query's, bound) with each kept table's block filled for ``version`` (a
-    GraphStore; anything else leaves the blocks as written), and the notes of the tables."""
-    if "# -- kept table:" not in text or not isinstance(version, GraphStore):
+def fill(name: str, text: str, version: Any, values: Mapping[str, str], iris: Iris,
+         limit: int | None) -> tuple[str, list[str]]:
+    """``text`` (the trusted query ``name``'s, bound) with each kept table's block filled for
+    ``version`` (a GraphStore; None, no graph, leaves the blocks as written; a remote endpoint is
+    refused the query), and the notes of the tables."""
+    if "# -- kept table:" not in text or version is None:
+        return text, []
+    if not isinstance(version, GraphStore):  # a remote endpoint: refused, never "no rows found"
+        if reads_kept(text):
+            raise QueryError(f"{name}: reads what is kept beside a local store's version (its validation's "
+                             "findings), which a remote endpoint does not have: ask it with --store")
         return text, []
     notes: list[str] = []
 
